@@ -1,0 +1,31 @@
+import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "../core/messages.js";
+import type { ProviderError, StreamDelta } from "../providers/provider.js";
+import type { AgentStats } from "./stats.js";
+
+/** Why a run ended. */
+export type StopKind = "done" | "max_turns" | "aborted" | "error";
+
+export interface AgentResult {
+  /** The model's final answer (empty when the run did not finish). */
+  text: string;
+  stop: StopKind;
+  stats: AgentStats;
+  error?: ProviderError;
+}
+
+/**
+ * Everything the loop reports. Front ends (trace lines, JSON output, the REPL) subscribe; the
+ * loop never writes to a terminal itself.
+ */
+export type AgentEvent =
+  | { type: "turn_start"; turn: number }
+  | { type: "delta"; delta: StreamDelta }
+  | { type: "assistant_message"; message: AssistantMessage; usage: Usage }
+  | { type: "tool_call"; call: ToolCall; args: unknown }
+  | { type: "tool_result"; call: ToolCall; result: ToolResultMessage; blocked: boolean }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "notice"; level: "info" | "warn"; text: string }
+  | { type: "subagent"; label: string; event: AgentEvent }
+  | { type: "end"; result: AgentResult };
+
+export type EventSink = (event: AgentEvent) => void;

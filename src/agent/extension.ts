@@ -1,0 +1,43 @@
+import type { Message } from "../core/messages.js";
+import type { ProviderError } from "../providers/provider.js";
+import type { PreparedCall } from "../tools/registry.js";
+import type { ToolOutput } from "../tools/tool.js";
+import type { EventSink } from "./events.js";
+import type { AgentStats } from "./stats.js";
+
+/** What extensions may look at and change while a run is going on. */
+export interface LoopState {
+  /** The conversation; extensions may append or rewrite it, keeping call/result pairs intact. */
+  messages: Message[];
+  /** Model requests made so far in this run. */
+  turn: number;
+  stats: AgentStats;
+  emit: EventSink;
+  signal: AbortSignal;
+}
+
+/** An extension's verdict on a tool call: `block` refuses it and becomes the tool result. */
+export type ToolDecision = { block: string } | undefined;
+
+/**
+ * A capability around the loop (permissions, hooks, reminders, compaction). The loop calls
+ * every registered extension at these points, in order; it knows nothing else about them.
+ * An extension that throws is reported as a warning and skipped, never fatal.
+ */
+export interface LoopExtension {
+  name: string;
+  /** Before each model request. May append to or rewrite `state.messages`. */
+  beforeModelCall?(state: LoopState): Promise<void> | void;
+  /** Before a tool runs. The first extension that blocks wins. */
+  beforeToolCall?(prepared: PreparedCall, state: LoopState): Promise<ToolDecision> | ToolDecision;
+  /** After a tool ran. May replace the output. */
+  afterToolCall?(
+    prepared: PreparedCall,
+    output: ToolOutput,
+    state: LoopState,
+  ): Promise<ToolOutput | undefined> | ToolOutput | undefined;
+  /** When the model answered without tools. Returning text feeds it back and the loop goes on. */
+  onStop?(finalText: string, state: LoopState): Promise<string | undefined> | string | undefined;
+  /** When the model request failed. Returning "retry" makes the loop send it again once. */
+  onModelError?(error: ProviderError, state: LoopState): Promise<"retry" | undefined> | "retry" | undefined;
+}

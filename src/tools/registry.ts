@@ -1,0 +1,111 @@
+import { z } from "zod";
+import type { ToolCall } from "../core/messages.js";
+import type { ToolSchema } from "../providers/provider.js";
+import type { Tool, ToolContext, ToolOutput } from "./tool.js";
+
+/** A call whose arguments parsed and matched the tool's schema. */
+export interface PreparedCall {
+  ok: true;
+  call: ToolCall;
+  tool: Tool;
+  args: unknown;
+}
+
+/** A call that cannot run; `error` is the tool result the model will read. */
+export interface RejectedCall {
+  ok: false;
+  call: ToolCall;
+  error: string;
+}
+
+/** The dispatch table: tool name → tool. The loop asks it; it never names a tool itself. */
+export class ToolRegistry {
+  private readonly byName = new Map<string, Tool>();
+  private cachedSchemas?: ToolSchema[];
+
+  constructor(tools: Iterable<Tool>) {
+    for (const tool of tools) {
+      if (this.byName.has(tool.name)) throw new Error(`Tool '${tool.name}' is registered twice`);
+      this.byName.set(tool.name, tool);
+    }
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  get(name: string): Tool | undefined {
+    return this.byName.get(name);
+  }
+
+  /** A registry holding only the named tools (for subagents and read-only modes). */
+  subset(filter: (tool: Tool) => boolean): ToolRegistry {
+    return new ToolRegistry([...this.byName.values()].filter(filter));
+  }
+
+  /** Schemas in registration order; computed once so every request sends identical bytes. */
+  schemas(): ToolSchema[] {
+    this.cachedSchemas ??= [...this.byName.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: toParametersSchema(tool.parameters),
+    }));
+    return this.cachedSchemas;
+  }
+
+  /** Looks the tool up and checks the arguments; never throws. */
+  prepare(call: ToolCall): PreparedCall | RejectedCall {
+    const tool = this.byName.get(call.name);
+    if (!tool) {
+      return {
+        ok: false,
+        call,
+        error: `Error: Unknown tool '${call.name}'. Available tools: ${this.names().join(", ")}`,
+      };
+    }
+    let raw: unknown;
+    try {
+      raw = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+    } catch (error) {
+      return {
+        ok: false,
+        call,
+        error: `Error: the arguments for ${tool.name} are not valid JSON (${(error as Error).message}). Send a JSON object matching the tool's schema. Received: ${preview(call.arguments)}`,
+      };
+    }
+    const parsed = tool.parameters.safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues
+        .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+        .join("; ");
+      return {
+        ok: false,
+        call,
+        error: `Error: invalid arguments for ${tool.name}: ${problems}. Rewrite the call so it matches the schema. Received: ${preview(call.arguments)}`,
+      };
+    }
+    return { ok: true, call, tool, args: parsed.data };
+  }
+
+  /** Runs a prepared call; an exception becomes an error result. */
+  async run(prepared: PreparedCall, ctx: ToolContext): Promise<ToolOutput> {
+    try {
+      const output = await prepared.tool.execute(prepared.args, ctx);
+      return typeof output === "string" ? { content: output } : output;
+    } catch (error) {
+      if (ctx.signal.aborted) return { content: "Error: the call was cancelled by the user.", isError: true };
+      const message = error instanceof Error ? error.message : String(error);
+      return { content: message.startsWith("Error") ? message : `Error: ${message}`, isError: true };
+    }
+  }
+}
+
+function toParametersSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+function preview(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

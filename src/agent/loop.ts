@@ -136,6 +136,7 @@ async function runToolCall(
     workspace: config.workspace,
     signal: state.signal,
     callId: call.id,
+    emit: config.emit,
   });
   output = await afterToolCall(config, prepared, output, state);
   return { message: toolMessage(call, output), blocked: false };

@@ -1,1 +1,77 @@
-process.stdout.write("hx placeholder\n");
+import { Command, CommanderError, Option } from "commander";
+import { ProviderError } from "../providers/provider.js";
+import { runAgentCommand } from "./agent-command.js";
+import { runInteractive } from "./interactive.js";
+import { UsageError } from "./run-config.js";
+import { VERSION } from "./version.js";
+
+/** Options shared by `hx agent` and the interactive session. */
+function addRunOptions(command: Command): Command {
+  return command
+    .addOption(new Option("--provider <name>", "model provider: deepseek, openai, anthropic, scripted"))
+    .option("--model <name>", "model name (default: the provider's default)")
+    .option("--base-url <url>", "API base URL, e.g. http://127.0.0.1:11434/v1 for a local server")
+    .option("--max-turns <n>", "stop after N model requests (default 50)")
+    .option("-C, --cwd <dir>", "work in DIR instead of the current folder")
+    .addOption(new Option("--output-format <format>", "text, json or stream-json").default(undefined))
+    .option("--thinking <on|off>", "DeepSeek thinking mode (default on)")
+    .option("--script <file>", "reply script for --provider scripted")
+    .option("--permission-mode <mode>", "default, acceptEdits, plan or bypassPermissions")
+    .option("--context-window <tokens>", "override the model's context window")
+    .option("-v, --verbose", "show tool results, hook lines and what the catalog shortened");
+}
+
+function buildProgram(): Command {
+  const program = new Command("hx")
+    .description("HarnessX: a coding agent whose model learns project rules on demand.")
+    .version(VERSION, "-V, --version")
+    .showHelpAfterError("(run hx --help for usage)")
+    .enablePositionalOptions();
+  addRunOptions(program).action(async (options) => {
+    process.exitCode = await runInteractive(options);
+  });
+
+  addRunOptions(
+    program
+      .command("agent")
+      .description("run one task to completion; the answer goes to stdout, the trace to stderr")
+      .argument("<task...>", "what to do"),
+  ).action(async (task: string[], options) => {
+    process.exitCode = await runAgentCommand(task.join(" "), options);
+  });
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    return reportFatal(error);
+  }
+}
+
+/** One clear line for the user, never a stack trace (unless HX_DEBUG is set). */
+function reportFatal(error: unknown): number {
+  if (error instanceof CommanderError) {
+    if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") {
+      return 0;
+    }
+    return 2;
+  }
+  if (error instanceof UsageError) {
+    process.stderr.write(`hx: ${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof ProviderError) {
+    process.stderr.write(`hx: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
+    return 1;
+  }
+  process.stderr.write(`hx: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (process.env.HX_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  return 1;
+}
+
+process.exitCode = await main(process.argv);

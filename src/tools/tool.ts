@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { EventSink } from "../agent/events.js";
 import type { Workspace } from "./workspace.js";
 
 /**
@@ -13,6 +14,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The id of the call being run (for tools that log or store output). */
   callId: string;
+  /** Reports progress (e.g. a subagent's own events) to whoever watches the run. */
+  emit: EventSink;
 }
 
 /** What a tool returns: text for the model, optionally marked as an error. */
@@ -29,9 +32,10 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   effect: ToolEffect;
   /**
    * The text permission rules match against, e.g. the command for `bash(git push*)` or the
-   * path for `write_file(src/**)`. Undefined: only bare-name rules apply.
+   * path for `write_file(src/**)`. Undefined: only bare-name rules apply. Callers should pass
+   * the workspace, so path subjects come out relative to its root with symlinks resolved.
    */
-  ruleSubject?(args: z.infer<P>): string | undefined;
+  ruleSubject?(args: z.infer<P>, workspace?: Workspace): string | undefined;
   /** Throwing is fine: the registry turns the error into a tool result the model can act on. */
   execute(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }

@@ -1,0 +1,105 @@
+import type { Settings } from "../config/settings.js";
+
+/** Options shared by `hx agent` and the interactive session, as commander parses them. */
+export interface RunFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  maxTurns?: string;
+  cwd?: string;
+  outputFormat?: string;
+  verbose?: boolean;
+  thinking?: string;
+  script?: string;
+  permissionMode?: string;
+  contextWindow?: string;
+}
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+/** Everything a run needs to know, after flags > environment > project > user settings. */
+export interface RunConfig {
+  provider: string;
+  /** Undefined: the provider's default model. */
+  model?: string;
+  baseURL?: string;
+  maxTurns: number;
+  thinking?: boolean;
+  script?: string;
+  outputFormat: OutputFormat;
+  verbose: boolean;
+  permissionMode?: string;
+  contextWindow?: number;
+}
+
+export const DEFAULT_PROVIDER = "deepseek";
+export const DEFAULT_MAX_TURNS = 50;
+const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
+
+/** A problem with the user's options; the CLI prints it and exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+type Layer = { provider?: string; model?: string; baseURL?: string };
+
+/**
+ * Resolves the run configuration. Precedence is flags > env > settings (project over user,
+ * already merged). A model set at a lower layer than the provider is ignored, so
+ * `--provider anthropic` never inherits a DeepSeek model from settings.
+ */
+export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settings: Settings): RunConfig {
+  const layers: Layer[] = [
+    { provider: flags.provider, model: flags.model, baseURL: flags.baseUrl },
+    { provider: env.HX_PROVIDER || undefined, model: env.HX_MODEL || undefined, baseURL: env.HX_BASE_URL || undefined },
+    { provider: settings.provider, model: settings.model, baseURL: settings.baseURL },
+  ];
+  const providerLayer = layers.findIndex((l) => l.provider);
+  const provider = providerLayer >= 0 ? layers[providerLayer].provider! : DEFAULT_PROVIDER;
+  const usable = (index: number) => providerLayer < 0 || index <= providerLayer;
+  const model = layers.find((l, i) => l.model && usable(i))?.model;
+  const baseURL = layers.find((l, i) => l.baseURL && usable(i))?.baseURL;
+
+  const maxTurns = parsePositiveInt(
+    flags.maxTurns ?? env.HX_MAX_TURNS ?? settings.maxTurns?.toString(),
+    "--max-turns",
+    DEFAULT_MAX_TURNS,
+  );
+  const outputFormat = (flags.outputFormat ?? "text") as OutputFormat;
+  if (!OUTPUT_FORMATS.includes(outputFormat)) {
+    throw new UsageError(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got '${flags.outputFormat}').`);
+  }
+  const contextWindowText = flags.contextWindow ?? env.HX_CONTEXT_WINDOW ?? settings.contextWindow?.toString();
+  return {
+    provider,
+    model,
+    baseURL,
+    maxTurns,
+    thinking: parseThinking(flags.thinking) ?? settings.thinking,
+    script: flags.script,
+    outputFormat,
+    verbose: Boolean(flags.verbose ?? settings.verbose),
+    permissionMode: flags.permissionMode ?? settings.permissions?.defaultMode,
+    contextWindow:
+      contextWindowText === undefined ? undefined : parsePositiveInt(contextWindowText, "--context-window", 0),
+  };
+}
+
+function parseThinking(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new UsageError(`--thinking must be 'on' or 'off' (got '${value}').`);
+}
+
+function parsePositiveInt(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) {
+    throw new UsageError(`${name} must be a positive whole number (got '${value}').`);
+  }
+  return parsed;
+}

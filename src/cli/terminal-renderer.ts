@@ -1,0 +1,80 @@
+import pc from "picocolors";
+import type { AgentEvent, EventSink } from "../agent/events.js";
+import { formatToolCallTrace } from "./trace-format.js";
+
+export interface TerminalRendererOptions {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Stream the model's text to stdout as it arrives (interactive mode). */
+  streamText: boolean;
+  /** Show reasoning, dimmed, on stderr. */
+  showReasoning: boolean;
+  verbose: boolean;
+}
+
+const RESULT_PREVIEW_LINES = 6;
+
+/**
+ * Turns agent events into what a person reads: the trace (`> tool key=value`) and notices on
+ * stderr, the answer on stdout. Subagent events are shown indented under the parent's.
+ */
+export function createTerminalRenderer(options: TerminalRendererOptions): EventSink {
+  return (event) => render(options, event, "");
+}
+
+function render(options: TerminalRendererOptions, event: AgentEvent, indent: string): void {
+  const err = (line: string) => options.stderr.write(`${indent}${line}\n`);
+  switch (event.type) {
+    case "delta":
+      if (indent) return;
+      if (event.delta.type === "reasoning") {
+        if (options.showReasoning) options.stderr.write(pc.dim(event.delta.text));
+      } else if (options.streamText) {
+        options.stdout.write(event.delta.text);
+      }
+      return;
+    case "assistant_message": {
+      const { message } = event;
+      if (!indent && options.showReasoning && message.reasoning?.text) options.stderr.write("\n");
+      if (!indent && options.streamText && message.content) options.stdout.write("\n");
+      if (!options.streamText && message.toolCalls.length > 0 && message.content.trim()) {
+        err(pc.dim(message.content.trim()));
+      }
+      return;
+    }
+    case "tool_call":
+      err(pc.cyan(formatToolCallTrace(event.call, event.args)));
+      return;
+    case "tool_result": {
+      const firstLine = event.result.content.split("\n", 1)[0] ?? "";
+      if (event.blocked) err(pc.yellow(`  blocked: ${firstLine}`));
+      else if (event.result.isError) err(pc.red(`  ${truncateLine(firstLine)}`));
+      else if (options.verbose) {
+        const lines = event.result.content.split("\n");
+        for (const line of lines.slice(0, RESULT_PREVIEW_LINES)) err(pc.dim(`  ${truncateLine(line)}`));
+        if (lines.length > RESULT_PREVIEW_LINES) err(pc.dim(`  … ${lines.length - RESULT_PREVIEW_LINES} more lines`));
+      }
+      return;
+    }
+    case "retry":
+      err(
+        pc.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`),
+      );
+      return;
+    case "notice":
+      if (event.level === "warn") err(pc.yellow(`warning: ${event.text}`));
+      else err(event.text);
+      return;
+    case "subagent":
+      if (event.event.type === "turn_start" && event.event.turn === 1) err(pc.magenta(`task: ${event.label}`));
+      render(options, event.event, `${indent}  `);
+      return;
+    case "turn_start":
+    case "end":
+      return;
+  }
+}
+
+function truncateLine(line: string): string {
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}

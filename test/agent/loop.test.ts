@@ -1,0 +1,187 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { AgentEvent } from "../../src/agent/events.js";
+import type { LoopExtension } from "../../src/agent/extension.js";
+import { type AgentLoopConfig, runAgentLoop } from "../../src/agent/loop.js";
+import type { Message, ToolResultMessage } from "../../src/core/messages.js";
+import { ProviderError } from "../../src/providers/provider.js";
+import { ToolRegistry } from "../../src/tools/registry.js";
+import { defineTool } from "../../src/tools/tool.js";
+import { Workspace } from "../../src/tools/workspace.js";
+import { ScriptedModel, type ScriptedReply } from "../support/scripted-model.js";
+
+const echo = defineTool({
+  name: "echo",
+  description: "Echoes text.",
+  parameters: z.object({ text: z.string() }),
+  effect: "none",
+  execute: async ({ text }) => `echo: ${text}`,
+});
+const explode = defineTool({
+  name: "explode",
+  description: "Always throws.",
+  parameters: z.object({}),
+  effect: "none",
+  execute: async () => {
+    throw new Error("kaboom");
+  },
+});
+
+function setup(replies: ScriptedReply[], overrides: Partial<AgentLoopConfig> = {}) {
+  const model = new ScriptedModel(replies);
+  const events: AgentEvent[] = [];
+  const config: AgentLoopConfig = {
+    provider: model,
+    system: "system prompt",
+    tools: new ToolRegistry([echo, explode]),
+    workspace: new Workspace(mkdtempSync(path.join(os.tmpdir(), "hx-loop-"))),
+    maxTurns: 10,
+    extensions: [],
+    emit: (event) => events.push(event),
+    ...overrides,
+  };
+  return { model, events, config, messages: [{ role: "user", content: "task" }] as Message[] };
+}
+
+const toolResults = (messages: Message[]) => messages.filter((m): m is ToolResultMessage => m.role === "tool");
+
+describe("runAgentLoop", () => {
+  it("ends when the model answers in text", async () => {
+    const { config, messages } = setup([{ text: "done" }]);
+    const result = await runAgentLoop(config, messages);
+    expect(result).toMatchObject({ text: "done", stop: "done", stats: { turns: 1, toolCalls: 0, blocked: 0 } });
+  });
+
+  it("runs parallel tool calls in order, each with its own result, and sends them back", async () => {
+    const { config, messages, model } = setup([
+      { toolCalls: [{ name: "echo", arguments: { text: "a" } }, { name: "echo", arguments: { text: "b" } }] },
+      { text: "ok" },
+    ]);
+    const result = await runAgentLoop(config, messages);
+    expect(result.stats).toMatchObject({ turns: 2, toolCalls: 2 });
+    const sent = model.sent(1);
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool"]);
+    const [first, second] = toolResults(sent);
+    const assistant = sent[1];
+    if (assistant.role !== "assistant") throw new Error("expected assistant");
+    expect(first).toMatchObject({ toolCallId: assistant.toolCalls[0].id, content: "echo: a" });
+    expect(second).toMatchObject({ toolCallId: assistant.toolCalls[1].id, content: "echo: b" });
+  });
+
+  it("survives bad input: unknown tool, broken JSON, schema mismatch, a throwing tool", async () => {
+    const { config, messages } = setup([
+      {
+        toolCalls: [
+          { name: "nope", arguments: {} },
+          { name: "echo", arguments: "{not json" },
+          { name: "echo", arguments: { text: 42 } },
+          { name: "explode", arguments: {} },
+        ],
+      },
+      { text: "recovered" },
+    ]);
+    const result = await runAgentLoop(config, messages);
+    expect(result.text).toBe("recovered");
+    const [unknown, badJson, badSchema, thrown] = toolResults(messages);
+    expect(unknown.content).toBe("Error: Unknown tool 'nope'. Available tools: echo, explode");
+    expect(badJson.content).toMatch(/^Error: the arguments for echo are not valid JSON/);
+    expect(badSchema.content).toMatch(/^Error: invalid arguments for echo: text: /);
+    expect(thrown).toMatchObject({ content: "Error: kaboom", isError: true });
+  });
+
+  it("stops a runaway loop at maxTurns with a clear message", async () => {
+    const replies = Array.from({ length: 5 }, () => ({ toolCalls: [{ name: "echo", arguments: { text: "x" } }] }));
+    const { config, messages } = setup(replies, { maxTurns: 3 });
+    const result = await runAgentLoop(config, messages);
+    expect(result.stop).toBe("max_turns");
+    expect(result.stats.turns).toBe(3);
+    expect(result.error?.message).toBe("Stopped after 3 turns without a final answer.");
+    expect(result.error?.hint).toMatch(/--max-turns/);
+    expect(messages.at(-1)?.role).toBe("tool");
+  });
+
+  it("lets an extension block a call; the block is the result and counts as blocked", async () => {
+    const guard: LoopExtension = {
+      name: "guard",
+      beforeToolCall: (prepared) => (prepared.tool.name === "echo" ? { block: "Permission denied: test" } : undefined),
+    };
+    const { config, messages } = setup(
+      [{ toolCalls: [{ name: "echo", arguments: { text: "a" } }] }, { text: "fine" }],
+      { extensions: [guard] },
+    );
+    const result = await runAgentLoop(config, messages);
+    expect(result.stats.blocked).toBe(1);
+    expect(toolResults(messages)[0].content).toBe("Permission denied: test");
+  });
+
+  it("reports a throwing extension as a warning and goes on", async () => {
+    const broken: LoopExtension = {
+      name: "broken",
+      beforeModelCall: () => {
+        throw new Error("bad extension");
+      },
+    };
+    const { config, messages, events } = setup([{ text: "still fine" }], { extensions: [broken] });
+    const result = await runAgentLoop(config, messages);
+    expect(result.text).toBe("still fine");
+    expect(events).toContainEqual({ type: "notice", level: "warn", text: "extension broken failed: bad extension" });
+  });
+
+  it("feeds onStop text back, at most three times", async () => {
+    const nag: LoopExtension = { name: "nag", onStop: () => "keep going" };
+    const replies = Array.from({ length: 5 }, (_, i) => ({ text: `answer ${i}` }));
+    const { config, messages } = setup(replies, { extensions: [nag] });
+    const result = await runAgentLoop(config, messages);
+    expect(result.text).toBe("answer 3");
+    expect(messages.filter((m) => m.role === "user" && m.content === "keep going")).toHaveLength(3);
+  });
+
+  it("ends with stop=error on a provider failure, and retries once when an extension asks", async () => {
+    const failing = setup([{ error: new ProviderError("server", "boom") }]);
+    const failed = await runAgentLoop(failing.config, failing.messages);
+    expect(failed).toMatchObject({ stop: "error", error: { kind: "server", message: "boom" } });
+
+    const retrier: LoopExtension = { name: "retrier", onModelError: () => "retry" };
+    const retried = setup([{ error: new ProviderError("context_overflow", "too long") }, { text: "after retry" }], {
+      extensions: [retrier],
+    });
+    expect((await runAgentLoop(retried.config, retried.messages)).text).toBe("after retry");
+  });
+
+  it("fills in a result for every call when cancelled mid-turn", async () => {
+    const controller = new AbortController();
+    const stopper = defineTool({
+      name: "stopper",
+      description: "Cancels the run.",
+      parameters: z.object({}),
+      effect: "none",
+      execute: async () => {
+        controller.abort();
+        return "stopped";
+      },
+    });
+    const { config, messages } = setup(
+      [{ toolCalls: [{ name: "stopper", arguments: {} }, { name: "echo", arguments: { text: "later" } }] }],
+      { tools: new ToolRegistry([echo, stopper]), signal: controller.signal },
+    );
+    const result = await runAgentLoop(config, messages);
+    expect(result.stop).toBe("aborted");
+    const results = toolResults(messages);
+    expect(results).toHaveLength(2);
+    expect(results[1].content).toMatch(/cancelled/);
+  });
+
+  it("sends byte-identical system prompt and tool schemas on every request", async () => {
+    const { config, messages, model } = setup([
+      { toolCalls: [{ name: "echo", arguments: { text: "a" } }] },
+      { toolCalls: [{ name: "echo", arguments: { text: "b" } }] },
+      { text: "end" },
+    ]);
+    await runAgentLoop(config, messages);
+    const first = JSON.stringify([model.requests[0].system, model.requests[0].tools]);
+    for (const request of model.requests) expect(JSON.stringify([request.system, request.tools])).toBe(first);
+  });
+});

@@ -18,9 +18,19 @@ for (const file of files) {
 }
 
 const header: BenchRow = { area: "area", metric: "metric", value: "value", target: "target" };
-const cells = (r: BenchRow) => [r.area, r.metric, r.value, r.target, r.ok === undefined ? "" : r.ok ? "ok" : "MISS"];
+const cells = (r: BenchRow) => [
+  r.area,
+  r.metric,
+  r.value,
+  r.target,
+  r.ok === undefined ? "" : r.ok ? "ok" : "MISS",
+];
 const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...[header, ...rows].map((r) => cells(r)[i].length)));
-const line = (r: BenchRow) => cells(r).map((c, i) => c.padEnd(widths[i])).join(" | ").trimEnd();
+const line = (r: BenchRow) =>
+  cells(r)
+    .map((c, i) => c.padEnd(widths[i]))
+    .join(" | ")
+    .trimEnd();
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
 for (const row of rows) console.log(line(row));

@@ -15,6 +15,8 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: "linked",
+  minify: true,
+  keepNames: false,
   external: ["@vscode/ripgrep"],
   chunkNames: "chunks/[name]-[hash]",
   banner: {

@@ -122,7 +122,8 @@ async function runToolCall(
   state.stats.toolCalls += 1;
   const prepared = config.tools.prepare(call);
   config.emit({ type: "tool_call", call, args: prepared.ok ? prepared.args : undefined });
-  if (!prepared.ok) return { message: toolMessage(call, { content: prepared.error, isError: true }), blocked: false };
+  if (!prepared.ok)
+    return { message: toolMessage(call, { content: prepared.error, isError: true }), blocked: false };
 
   for (const ext of config.extensions) {
     const decision = await safely(config.emit, ext, () => ext.beforeToolCall?.(prepared, state));
@@ -169,7 +170,10 @@ function toolMessage(call: ToolCall, output: ToolOutput): ToolResultMessage {
 
 function cancelledResult(call: ToolCall) {
   return {
-    message: toolMessage(call, { content: "Error: not run, the turn was cancelled by the user.", isError: true }),
+    message: toolMessage(call, {
+      content: "Error: not run, the turn was cancelled by the user.",
+      isError: true,
+    }),
     blocked: false,
   };
 }

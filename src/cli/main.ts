@@ -1,7 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
 import { ProviderError } from "../providers/provider.js";
-import { runAgentCommand } from "./agent-command.js";
-import { runInteractive } from "./interactive.js";
 import { UsageError } from "./run-config.js";
 import { VERSION } from "./version.js";
 
@@ -27,7 +25,9 @@ function buildProgram(): Command {
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run hx --help for usage)")
     .enablePositionalOptions();
+  // Commands load their modules on use, so `hx --help` and `hx --version` stay fast.
   addRunOptions(program).action(async (options) => {
+    const { runInteractive } = await import("./interactive.js");
     process.exitCode = await runInteractive(options);
   });
 
@@ -37,6 +37,7 @@ function buildProgram(): Command {
       .description("run one task to completion; the answer goes to stdout, the trace to stderr")
       .argument("<task...>", "what to do"),
   ).action(async (task: string[], options) => {
+    const { runAgentCommand } = await import("./agent-command.js");
     process.exitCode = await runAgentCommand(task.join(" "), options);
   });
   return program;
@@ -56,7 +57,11 @@ async function main(argv: string[]): Promise<number> {
 /** One clear line for the user, never a stack trace (unless HX_DEBUG is set). */
 function reportFatal(error: unknown): number {
   if (error instanceof CommanderError) {
-    if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") {
+    if (
+      error.exitCode === 0 ||
+      error.code === "commander.helpDisplayed" ||
+      error.code === "commander.version"
+    ) {
       return 0;
     }
     return 2;

@@ -17,7 +17,9 @@ export function resultSummary(result: SessionRunResult) {
       blocked: result.subagentStats.blocked,
     },
     ...(result.refused ? { refused: result.refused } : {}),
-    ...(result.error ? { error: { kind: result.error.kind, message: result.error.message, hint: result.error.hint } } : {}),
+    ...(result.error
+      ? { error: { kind: result.error.kind, message: result.error.message, hint: result.error.hint } }
+      : {}),
   };
 }
 
@@ -56,7 +58,12 @@ function streamJsonEvent(event: AgentEvent): Record<string, unknown> | undefined
     case "assistant_message":
       return { type: "assistant_message", message: event.message, usage: event.usage };
     case "tool_call":
-      return { type: "tool_call", id: event.call.id, name: event.call.name, arguments: event.args ?? event.call.arguments };
+      return {
+        type: "tool_call",
+        id: event.call.id,
+        name: event.call.name,
+        arguments: event.args ?? event.call.arguments,
+      };
     case "tool_result":
       return {
         type: "tool_result",

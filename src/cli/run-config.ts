@@ -29,7 +29,8 @@ export interface RunConfig {
   outputFormat: OutputFormat;
   verbose: boolean;
   permissionMode?: string;
-  contextWindow?: number;
+  /** `--context-window` as typed; resolved with env, settings and the model table later. */
+  contextWindowFlag?: string;
 }
 
 export const DEFAULT_PROVIDER = "deepseek";
@@ -54,7 +55,11 @@ type Layer = { provider?: string; model?: string; baseURL?: string };
 export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settings: Settings): RunConfig {
   const layers: Layer[] = [
     { provider: flags.provider, model: flags.model, baseURL: flags.baseUrl },
-    { provider: env.HX_PROVIDER || undefined, model: env.HX_MODEL || undefined, baseURL: env.HX_BASE_URL || undefined },
+    {
+      provider: env.HX_PROVIDER || undefined,
+      model: env.HX_MODEL || undefined,
+      baseURL: env.HX_BASE_URL || undefined,
+    },
     { provider: settings.provider, model: settings.model, baseURL: settings.baseURL },
   ];
   const providerLayer = layers.findIndex((l) => l.provider);
@@ -70,9 +75,10 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
   );
   const outputFormat = (flags.outputFormat ?? "text") as OutputFormat;
   if (!OUTPUT_FORMATS.includes(outputFormat)) {
-    throw new UsageError(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got '${flags.outputFormat}').`);
+    throw new UsageError(
+      `--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got '${flags.outputFormat}').`,
+    );
   }
-  const contextWindowText = flags.contextWindow ?? env.HX_CONTEXT_WINDOW ?? settings.contextWindow?.toString();
   return {
     provider,
     model,
@@ -83,8 +89,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
     outputFormat,
     verbose: Boolean(flags.verbose ?? settings.verbose),
     permissionMode: flags.permissionMode ?? settings.permissions?.defaultMode,
-    contextWindow:
-      contextWindowText === undefined ? undefined : parsePositiveInt(contextWindowText, "--context-window", 0),
+    contextWindowFlag: flags.contextWindow,
   };
 }
 

@@ -52,13 +52,16 @@ function render(options: TerminalRendererOptions, event: AgentEvent, indent: str
       else if (options.verbose) {
         const lines = event.result.content.split("\n");
         for (const line of lines.slice(0, RESULT_PREVIEW_LINES)) err(pc.dim(`  ${truncateLine(line)}`));
-        if (lines.length > RESULT_PREVIEW_LINES) err(pc.dim(`  … ${lines.length - RESULT_PREVIEW_LINES} more lines`));
+        if (lines.length > RESULT_PREVIEW_LINES)
+          err(pc.dim(`  … ${lines.length - RESULT_PREVIEW_LINES} more lines`));
       }
       return;
     }
     case "retry":
       err(
-        pc.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`),
+        pc.yellow(
+          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
+        ),
       );
       return;
     case "notice":
@@ -66,7 +69,8 @@ function render(options: TerminalRendererOptions, event: AgentEvent, indent: str
       else err(event.text);
       return;
     case "subagent":
-      if (event.event.type === "turn_start" && event.event.turn === 1) err(pc.magenta(`task: ${event.label}`));
+      if (event.event.type === "turn_start" && event.event.turn === 1)
+        err(pc.magenta(`task: ${event.label}`));
       render(options, event.event, `${indent}  `);
       return;
     case "turn_start":

@@ -59,7 +59,13 @@ export class AgentSession {
     for (const filter of this.parts.promptFilters) {
       const verdict = await filter(text, this);
       if ("refuse" in verdict) {
-        return { text: "", stop: "done", stats: emptyStats(), refused: verdict.refuse, subagentStats: emptyStats() };
+        return {
+          text: "",
+          stop: "done",
+          stats: emptyStats(),
+          refused: verdict.refuse,
+          subagentStats: emptyStats(),
+        };
       }
       text = verdict.prompt;
     }

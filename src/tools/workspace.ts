@@ -1,11 +1,15 @@
-import { existsSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { ToolError } from "./tool.js";
 
+/** Like the kernel's limit: more hops than this means a symlink loop. */
+const MAX_SYMLINK_HOPS = 40;
+
 /**
  * The folder the agent works in. Every path a tool touches is resolved here, symlinks
- * included, and must stay inside the root (or inside an extra read-only root, such as the
- * folder of a skill the model has loaded).
+ * included (dangling ones too), and must stay inside the root (or inside an extra read-only
+ * root, such as the folder of a skill the model has loaded).
  */
 export class Workspace {
   readonly root: string;
@@ -17,7 +21,7 @@ export class Workspace {
 
   /** Lets tools read (never write) below `dir`, e.g. a loaded skill's folder. */
   allowRead(dir: string): void {
-    this.readRoots.add(realpathIfExists(path.resolve(dir)));
+    this.readRoots.add(resolveReal(path.resolve(dir)));
   }
 
   /** Resolves a path for reading: inside the workspace or an allowed read root. */
@@ -25,14 +29,14 @@ export class Workspace {
     const resolved = this.resolve(input);
     if (isInside(resolved, this.root)) return resolved;
     for (const dir of this.readRoots) if (isInside(resolved, dir)) return resolved;
-    throw outside(input, this.root);
+    throw outside(input, resolved, this.root);
   }
 
   /** Resolves a path for writing: inside the workspace only. */
   resolveForWrite(input: string): string {
     const resolved = this.resolve(input);
     if (isInside(resolved, this.root)) return resolved;
-    throw outside(input, this.root);
+    throw outside(input, resolved, this.root);
   }
 
   /** A path relative to the workspace root, for display ("." for the root). */
@@ -41,44 +45,89 @@ export class Workspace {
     return rel === "" ? "." : rel;
   }
 
+  /**
+   * The path permission rules match against: resolved like a real access (symlinks, `..`,
+   * `~`), then relative to the root when inside it, absolute otherwise. Never throws, so a
+   * rule can be checked before the tool reports a bad path.
+   */
+  pathForRules(input: string): string {
+    try {
+      const resolved = this.resolve(input);
+      return isInside(resolved, this.root) ? this.relative(resolved) : resolved;
+    } catch {
+      return input;
+    }
+  }
+
   private resolve(input: string): string {
-    if (typeof input !== "string" || input.trim() === "") throw new ToolError("Error: path must be a non-empty string");
-    const expanded = input.startsWith("~/") ? path.join(process.env.HOME ?? "", input.slice(2)) : input;
-    return realpathOfLongestExisting(path.resolve(this.root, expanded));
+    if (typeof input !== "string" || input.trim() === "")
+      throw new ToolError("Error: path must be a non-empty string");
+    if (input.includes("\0")) throw new ToolError("Error: path must not contain NUL characters");
+    return resolveReal(path.resolve(this.root, expandHome(input)));
   }
 }
 
-function outside(input: string, root: string): ToolError {
+function outside(input: string, resolved: string, root: string): ToolError {
+  const via = path.resolve(root, expandHome(input)) === resolved ? "" : ` (it resolves to ${resolved})`;
   return new ToolError(
-    `Error: path '${input}' is outside the workspace ${root}. Use a path inside the workspace (relative paths are resolved from its root).`,
+    `Error: path '${input}' is outside the workspace ${root}${via}. Use a path inside the workspace (relative paths are resolved from its root).`,
   );
 }
 
+/** True when `child` is `parent` or below it. Both must be absolute and normalised. */
 export function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
-function realpathIfExists(p: string): string {
+function expandHome(input: string): string {
+  if (input === "~") return os.homedir();
+  if (input.startsWith("~/")) return path.join(os.homedir(), input.slice(2));
+  return input;
+}
+
+function lexists(p: string): boolean {
   try {
-    return realpathSync(p);
+    lstatSync(p);
+    return true;
   } catch {
-    return p;
+    return false;
   }
 }
 
 /**
- * Resolves symlinks in the longest existing prefix of `p`, then appends the rest, so a path
- * to a file not yet written is judged by where its existing parent really is.
+ * Where `p` really points: symlinks resolved in the longest existing prefix, the missing rest
+ * appended, so a file not yet written is judged by where its parent really is. A dangling
+ * symlink is followed to its target, so writing through it cannot escape the workspace.
  */
-function realpathOfLongestExisting(p: string): string {
+function resolveReal(p: string, hops = 0): string {
   const missing: string[] = [];
   let current = p;
-  while (!existsSync(current)) {
+  while (!lexists(current)) {
     const parent = path.dirname(current);
     if (parent === current) break;
     missing.unshift(path.basename(current));
     current = parent;
   }
-  return path.join(realpathIfExists(current), ...missing);
+  try {
+    return path.join(realpathSync(current), ...missing);
+  } catch {
+    // `current` exists but does not resolve: a dangling symlink, a loop, or no permission.
+  }
+  const parent = path.dirname(current);
+  const realParent = parent === current ? parent : resolveReal(parent, hops);
+  let target: string;
+  try {
+    target = readlinkSync(current);
+  } catch {
+    return path.join(realParent, path.basename(current), ...missing);
+  }
+  if (hops >= MAX_SYMLINK_HOPS)
+    throw new ToolError(`Error: too many levels of symbolic links at '${current}'`);
+  return resolveReal(path.join(path.resolve(realParent, target), ...missing), hops + 1);
+}
+
+/** A path argument as permission rules see it; without a workspace, just normalised. */
+export function pathRuleSubject(input: string, workspace?: Workspace): string {
+  return workspace ? workspace.pathForRules(input) : path.normalize(input);
 }

@@ -46,18 +46,28 @@ function setup(replies: ScriptedReply[], overrides: Partial<AgentLoopConfig> = {
   return { model, events, config, messages: [{ role: "user", content: "task" }] as Message[] };
 }
 
-const toolResults = (messages: Message[]) => messages.filter((m): m is ToolResultMessage => m.role === "tool");
+const toolResults = (messages: Message[]) =>
+  messages.filter((m): m is ToolResultMessage => m.role === "tool");
 
 describe("runAgentLoop", () => {
   it("ends when the model answers in text", async () => {
     const { config, messages } = setup([{ text: "done" }]);
     const result = await runAgentLoop(config, messages);
-    expect(result).toMatchObject({ text: "done", stop: "done", stats: { turns: 1, toolCalls: 0, blocked: 0 } });
+    expect(result).toMatchObject({
+      text: "done",
+      stop: "done",
+      stats: { turns: 1, toolCalls: 0, blocked: 0 },
+    });
   });
 
   it("runs parallel tool calls in order, each with its own result, and sends them back", async () => {
     const { config, messages, model } = setup([
-      { toolCalls: [{ name: "echo", arguments: { text: "a" } }, { name: "echo", arguments: { text: "b" } }] },
+      {
+        toolCalls: [
+          { name: "echo", arguments: { text: "a" } },
+          { name: "echo", arguments: { text: "b" } },
+        ],
+      },
       { text: "ok" },
     ]);
     const result = await runAgentLoop(config, messages);
@@ -93,7 +103,9 @@ describe("runAgentLoop", () => {
   });
 
   it("stops a runaway loop at maxTurns with a clear message", async () => {
-    const replies = Array.from({ length: 5 }, () => ({ toolCalls: [{ name: "echo", arguments: { text: "x" } }] }));
+    const replies = Array.from({ length: 5 }, () => ({
+      toolCalls: [{ name: "echo", arguments: { text: "x" } }],
+    }));
     const { config, messages } = setup(replies, { maxTurns: 3 });
     const result = await runAgentLoop(config, messages);
     expect(result.stop).toBe("max_turns");
@@ -106,7 +118,8 @@ describe("runAgentLoop", () => {
   it("lets an extension block a call; the block is the result and counts as blocked", async () => {
     const guard: LoopExtension = {
       name: "guard",
-      beforeToolCall: (prepared) => (prepared.tool.name === "echo" ? { block: "Permission denied: test" } : undefined),
+      beforeToolCall: (prepared) =>
+        prepared.tool.name === "echo" ? { block: "Permission denied: test" } : undefined,
     };
     const { config, messages } = setup(
       [{ toolCalls: [{ name: "echo", arguments: { text: "a" } }] }, { text: "fine" }],
@@ -127,7 +140,11 @@ describe("runAgentLoop", () => {
     const { config, messages, events } = setup([{ text: "still fine" }], { extensions: [broken] });
     const result = await runAgentLoop(config, messages);
     expect(result.text).toBe("still fine");
-    expect(events).toContainEqual({ type: "notice", level: "warn", text: "extension broken failed: bad extension" });
+    expect(events).toContainEqual({
+      type: "notice",
+      level: "warn",
+      text: "extension broken failed: bad extension",
+    });
   });
 
   it("feeds onStop text back, at most three times", async () => {
@@ -145,9 +162,12 @@ describe("runAgentLoop", () => {
     expect(failed).toMatchObject({ stop: "error", error: { kind: "server", message: "boom" } });
 
     const retrier: LoopExtension = { name: "retrier", onModelError: () => "retry" };
-    const retried = setup([{ error: new ProviderError("context_overflow", "too long") }, { text: "after retry" }], {
-      extensions: [retrier],
-    });
+    const retried = setup(
+      [{ error: new ProviderError("context_overflow", "too long") }, { text: "after retry" }],
+      {
+        extensions: [retrier],
+      },
+    );
     expect((await runAgentLoop(retried.config, retried.messages)).text).toBe("after retry");
   });
 
@@ -164,7 +184,14 @@ describe("runAgentLoop", () => {
       },
     });
     const { config, messages } = setup(
-      [{ toolCalls: [{ name: "stopper", arguments: {} }, { name: "echo", arguments: { text: "later" } }] }],
+      [
+        {
+          toolCalls: [
+            { name: "stopper", arguments: {} },
+            { name: "echo", arguments: { text: "later" } },
+          ],
+        },
+      ],
       { tools: new ToolRegistry([echo, stopper]), signal: controller.signal },
     );
     const result = await runAgentLoop(config, messages);

@@ -4,7 +4,12 @@ import { resolveRunConfig, UsageError } from "../../src/cli/run-config.js";
 describe("resolveRunConfig precedence: flags > env > settings", () => {
   it("uses the defaults when nothing is set", () => {
     const config = resolveRunConfig({}, {}, {});
-    expect(config).toMatchObject({ provider: "deepseek", model: undefined, maxTurns: 50, outputFormat: "text" });
+    expect(config).toMatchObject({
+      provider: "deepseek",
+      model: undefined,
+      maxTurns: 50,
+      outputFormat: "text",
+    });
   });
 
   it("lets env beat settings and flags beat env", () => {
@@ -15,13 +20,17 @@ describe("resolveRunConfig precedence: flags > env > settings", () => {
       model: "gpt-env",
       baseURL: "http://env",
     });
-    expect(resolveRunConfig({ provider: "deepseek", model: "m", baseUrl: "http://flag" }, env, settings)).toMatchObject(
-      { provider: "deepseek", model: "m", baseURL: "http://flag" },
-    );
+    expect(
+      resolveRunConfig({ provider: "deepseek", model: "m", baseUrl: "http://flag" }, env, settings),
+    ).toMatchObject({ provider: "deepseek", model: "m", baseURL: "http://flag" });
   });
 
   it("does not carry a model or base URL from a lower layer than the provider", () => {
-    const config = resolveRunConfig({ provider: "anthropic" }, {}, { provider: "deepseek", model: "deepseek-flash" });
+    const config = resolveRunConfig(
+      { provider: "anthropic" },
+      {},
+      { provider: "deepseek", model: "deepseek-flash" },
+    );
     expect(config.provider).toBe("anthropic");
     expect(config.model).toBeUndefined();
   });
@@ -31,16 +40,15 @@ describe("resolveRunConfig precedence: flags > env > settings", () => {
   });
 
   it("parses numbers and switches, rejecting bad ones with a usage error", () => {
-    expect(resolveRunConfig({ maxTurns: "7", thinking: "off" }, {}, {})).toMatchObject({ maxTurns: 7, thinking: false });
+    expect(resolveRunConfig({ maxTurns: "7", thinking: "off" }, {}, {})).toMatchObject({
+      maxTurns: 7,
+      thinking: false,
+    });
     expect(() => resolveRunConfig({ maxTurns: "zero" }, {}, {})).toThrow(UsageError);
-    expect(() => resolveRunConfig({ maxTurns: "0" }, {}, {})).toThrow(/--max-turns must be a positive whole number/);
+    expect(() => resolveRunConfig({ maxTurns: "0" }, {}, {})).toThrow(
+      /--max-turns must be a positive whole number/,
+    );
     expect(() => resolveRunConfig({ thinking: "maybe" }, {}, {})).toThrow(/--thinking must be 'on' or 'off'/);
     expect(() => resolveRunConfig({ outputFormat: "xml" }, {}, {})).toThrow(/--output-format must be one of/);
-  });
-
-  it("reads the context window from flag, env or settings in that order", () => {
-    expect(resolveRunConfig({}, {}, { contextWindow: 1000 }).contextWindow).toBe(1000);
-    expect(resolveRunConfig({}, { HX_CONTEXT_WINDOW: "2000" }, { contextWindow: 1000 }).contextWindow).toBe(2000);
-    expect(resolveRunConfig({ contextWindow: "3000" }, { HX_CONTEXT_WINDOW: "2000" }, {}).contextWindow).toBe(3000);
   });
 });

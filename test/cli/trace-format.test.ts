@@ -6,14 +6,14 @@ const call = (name: string, args: string) => ({ id: "c1", name, arguments: args 
 
 describe("trace lines", () => {
   it("prints the seed's form for a simple call", () => {
-    expect(formatToolCallTrace(call("load_skill", '{"name":"sync-upstream"}'), { name: "sync-upstream" })).toBe(
-      "> load_skill name=sync-upstream",
-    );
+    expect(
+      formatToolCallTrace(call("load_skill", '{"name":"sync-upstream"}'), { name: "sync-upstream" }),
+    ).toBe("> load_skill name=sync-upstream");
   });
 
   it("quotes values with spaces and summarises multi-line text", () => {
     const line = formatToolCallTrace(call("write_file", ""), { path: "a.txt", content: "one\ntwo\nthree" });
-    expect(line).toBe('> write_file path=a.txt content=one…(+2 lines)');
+    expect(line).toBe("> write_file path=a.txt content=one…(+2 lines)");
     expect(formatToolCallTrace(call("bash", ""), { command: "ls -la" })).toBe('> bash command="ls -la"');
   });
 
@@ -24,7 +24,12 @@ describe("trace lines", () => {
   });
 
   it("closes with turns, tool calls, blocked and tokens", () => {
-    const stats = { ...emptyStats(), turns: 2, toolCalls: 1, usage: { ...emptyStats().usage, inputTokens: 10, outputTokens: 3 } };
+    const stats = {
+      ...emptyStats(),
+      turns: 2,
+      toolCalls: 1,
+      usage: { ...emptyStats().usage, inputTokens: 10, outputTokens: 3 },
+    };
     expect(formatStatsLine(stats)).toBe("turns=2 tool_calls=1 blocked=0 tokens: input=10 cached=0 output=3");
   });
 });

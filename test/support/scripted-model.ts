@@ -41,7 +41,8 @@ export class ScriptedModel implements ModelProvider {
     this.requests.push(structuredClone(request));
     if (options.signal?.aborted) throw new ProviderError("aborted", "Cancelled.");
     const next = this.queue.shift();
-    if (!next) throw new ProviderError("config", `ScriptedModel: no reply left for request ${this.requests.length}`);
+    if (!next)
+      throw new ProviderError("config", `ScriptedModel: no reply left for request ${this.requests.length}`);
     const reply = typeof next === "function" ? next(request) : next;
     if (reply.error) throw reply.error;
     if (reply.reasoning) options.onDelta?.({ type: "reasoning", text: reply.reasoning });

@@ -1,0 +1,285 @@
+// The seed articles' claim as a measurement: a 20-request scripted session with 10 skills of
+// ~2,000 tokens each, where the task needs one. On-demand loading (catalog in the system
+// prompt + load_skill once) against every body in the system prompt: total input tokens and
+// the ratio; and the share of each request that is an unchanged prefix of the previous one
+// (what a provider's prefix cache can serve). Requests are built by the real loop
+// (runAgentLoop) with the real base tools, skill catalog, load_skill and context extensions.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runAgentLoop } from "../src/agent/loop.js";
+import { ContextCompactor } from "../src/context/compactor.js";
+import { createToolOutputSpill } from "../src/context/spill.js";
+import { estimateRequestTokens, estimateTokens } from "../src/context/tokens.js";
+import { emptyUsage, type Message } from "../src/core/messages.js";
+import type { ModelProvider, ModelRequest, ModelResponse } from "../src/providers/provider.js";
+import { buildSystemPrompt } from "../src/session/system-prompt.js";
+import { buildSkillCatalog } from "../src/skills/catalog.js";
+import { createLoadSkillTool, LoadedSkills } from "../src/skills/load-skill-tool.js";
+import type { Skill } from "../src/skills/types.js";
+import { createBaseTools } from "../src/tools/base-tools.js";
+import { ToolRegistry } from "../src/tools/registry.js";
+import type { Tool } from "../src/tools/tool.js";
+import { Workspace } from "../src/tools/workspace.js";
+import type { BenchRow } from "./types.js";
+
+const SKILLS = 10;
+const SKILL_TOKENS = 2_000;
+const REQUESTS = 20;
+const NEEDED = "skill-03";
+const WINDOW = 128_000;
+
+type Step = { tool: string; args: Record<string, unknown> } | { text: string };
+
+/** A model that follows a fixed plan and records what it was sent. */
+class PlanModel implements ModelProvider {
+  readonly name = "bench";
+  readonly model = "bench-model";
+  readonly requests: ModelRequest[] = [];
+  private index = 0;
+  constructor(private readonly plan: Step[]) {}
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    this.requests.push(structuredClone(request));
+    const step = this.plan[this.index++] ?? { text: "done" };
+    const usage = { ...emptyUsage(), inputTokens: estimateRequestTokens(request), outputTokens: 30 };
+    if ("text" in step) {
+      return { message: { role: "assistant", content: step.text, toolCalls: [] }, usage, stopReason: "stop" };
+    }
+    const call = { id: `call_${this.index}`, name: step.tool, arguments: JSON.stringify(step.args) };
+    return {
+      message: { role: "assistant", content: "", toolCalls: [call] },
+      usage,
+      stopReason: "tool_calls",
+    };
+  }
+}
+
+function makeSkills(dir: string): Skill[] {
+  const topics = [
+    "deploy",
+    "review",
+    "testing",
+    "database",
+    "frontend",
+    "security",
+    "release",
+    "docs",
+    "perf",
+    "i18n",
+  ];
+  return topics.map((topic, i) => {
+    const name = `skill-${String(i).padStart(2, "0")}`;
+    const lines = [`# ${topic} procedure`];
+    for (let n = 1; estimateTokens(lines.join("\n")) < SKILL_TOKENS; n++) {
+      lines.push(
+        `${n}. For ${topic}, check item ${n}: confirm the ${topic} step ${n * 7} is recorded in the log.`,
+      );
+    }
+    const skillDir = path.join(dir, name);
+    mkdirSync(skillDir, { recursive: true });
+    const body = lines.join("\n");
+    const file = path.join(skillDir, "SKILL.md");
+    writeFileSync(
+      file,
+      `---\nname: ${name}\ndescription: How we do ${topic} in this project.\n---\n${body}\n`,
+    );
+    return {
+      name,
+      description: `How we do ${topic} in this project; use for any ${topic} task.`,
+      body,
+      dir: skillDir,
+      file,
+      source: "project",
+      frontmatter: {},
+      warnings: [],
+      disableModelInvocation: false,
+    };
+  });
+}
+
+/** A small project for the tools to work on. */
+function makeWorkspace(root: string): void {
+  mkdirSync(path.join(root, "src"), { recursive: true });
+  for (let f = 0; f < 20; f++) {
+    const lines = Array.from(
+      { length: 40 },
+      (_, n) => `export const value${f}_${n} = ${n * f}; // line ${n}`,
+    );
+    writeFileSync(path.join(root, "src", `module${f}.ts`), `${lines.join("\n")}\n`);
+  }
+}
+
+/** The work both variants do: read and search the project, then answer. */
+function workSteps(count: number): Step[] {
+  return Array.from({ length: count }, (_, i) =>
+    i % 3 === 2
+      ? { tool: "grep", args: { pattern: `value${i}_1\\b`, path: "src" } }
+      : { tool: "read_file", args: { path: `src/module${i % 20}.ts` } },
+  );
+}
+
+async function runVariant(variant: "on-demand" | "all-in-system", root: string, skills: Skill[]) {
+  const loaded = new LoadedSkills();
+  const tools: Tool[] = [...createBaseTools()];
+  let section: string;
+  let plan: Step[];
+  if (variant === "on-demand") {
+    section = buildSkillCatalog(skills).text;
+    tools.push(createLoadSkillTool({ skills, loaded }) as unknown as Tool);
+    plan = [{ tool: "load_skill", args: { name: NEEDED } }, ...workSteps(REQUESTS - 2), { text: "done" }];
+  } else {
+    section = skills.map((s) => `<skill name="${s.name}">\n${s.body}\n</skill>`).join("\n\n");
+    plan = [...workSteps(REQUESTS - 2), { text: "done" }];
+  }
+  const system = buildSystemPrompt(root, [section]);
+  const registry = new ToolRegistry(tools);
+  const model = new PlanModel(plan);
+  const compactor = new ContextCompactor({
+    provider: model,
+    window: WINDOW,
+    system,
+    toolSchemas: registry.schemas(),
+  });
+  const messages: Message[] = [{ role: "user", content: `Follow ${NEEDED} and check the modules in src/.` }];
+  await runAgentLoop(
+    {
+      provider: model,
+      system,
+      tools: registry,
+      workspace: new Workspace(root),
+      maxTurns: REQUESTS + 5,
+      extensions: [createToolOutputSpill({ workspaceRoot: root }), compactor.extension()],
+      emit: () => {},
+    },
+    messages,
+  );
+  return model.requests;
+}
+
+/** The request as a provider sees it, in order: system, tools, then each message. */
+function serialize(request: ModelRequest): string {
+  return [
+    request.system,
+    JSON.stringify(request.tools),
+    ...request.messages.map((m) => JSON.stringify(m)),
+  ].join("\n");
+}
+
+interface PrefixStats {
+  /** Mean over requests 2..N of (unchanged prefix tokens / request tokens). */
+  mean: number;
+  /** Unchanged prefix tokens / request tokens, summed over requests 2..N. */
+  weighted: number;
+  min: number;
+  /** Requests 2..N that start with the whole previous request (nothing rewritten). */
+  appendOnly: number;
+  /** Input tokens billed with cache hits at `CACHE_PRICE` of the normal price. */
+  billed: number;
+}
+
+/** DeepSeek and Anthropic bill a cache hit at about a tenth of a normal input token. */
+const CACHE_PRICE = 0.1;
+
+function prefixShares(requests: ModelRequest[]): PrefixStats {
+  const shares: number[] = [];
+  let cached = 0;
+  let total = 0;
+  let appendOnly = 0;
+  for (let i = 1; i < requests.length; i++) {
+    const previous = serialize(requests[i - 1]);
+    const current = serialize(requests[i]);
+    let n = 0;
+    while (n < previous.length && n < current.length && previous[n] === current[n]) n++;
+    const prefix = estimateTokens(current.slice(0, n));
+    const all = estimateTokens(current);
+    shares.push(prefix / all);
+    if (n === previous.length) appendOnly += 1;
+    cached += prefix;
+    total += all;
+  }
+  const first = estimateTokens(serialize(requests[0]));
+  return {
+    mean: shares.reduce((a, b) => a + b, 0) / shares.length,
+    weighted: cached / total,
+    min: Math.min(...shares),
+    appendOnly: appendOnly / (requests.length - 1),
+    billed: first + (total - cached) + CACHE_PRICE * cached,
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const num = (n: number) => n.toLocaleString("en-US");
+
+export async function run(): Promise<BenchRow[]> {
+  const base = mkdtempSync(path.join(os.tmpdir(), "hx-bench-context-"));
+  try {
+    const skills = makeSkills(path.join(base, "skills"));
+    const rows: BenchRow[] = [];
+    const results: Record<
+      string,
+      { total: number; requests: number; shares: ReturnType<typeof prefixShares> }
+    > = {};
+    for (const variant of ["on-demand", "all-in-system"] as const) {
+      const root = path.join(base, variant);
+      makeWorkspace(root);
+      const requests = await runVariant(variant, root, skills);
+      results[variant] = {
+        total: requests.reduce((sum, r) => sum + estimateRequestTokens(r), 0),
+        requests: requests.length,
+        shares: prefixShares(requests),
+      };
+    }
+    const onDemand = results["on-demand"];
+    const allIn = results["all-in-system"];
+    rows.push(
+      {
+        area: "context",
+        metric: `input tokens, on-demand skills (${onDemand.requests} requests, ${SKILLS} skills × ~${num(SKILL_TOKENS)})`,
+        value: num(onDemand.total),
+        target: "",
+      },
+      {
+        area: "context",
+        metric: `input tokens, all skill bodies in system prompt (${allIn.requests} requests)`,
+        value: num(allIn.total),
+        target: "",
+      },
+      {
+        area: "context",
+        metric: "saving of on-demand loading (all-in / on-demand)",
+        value: `${(allIn.total / onDemand.total).toFixed(2)}x`,
+        target: "> 1x",
+        ok: allIn.total > onDemand.total,
+      },
+      {
+        area: "context",
+        metric: "billed-equivalent input, cache hits at 10% (on-demand / all-in)",
+        value: `${num(Math.round(onDemand.shares.billed))} / ${num(Math.round(allIn.shares.billed))} = ${(allIn.shares.billed / onDemand.shares.billed).toFixed(2)}x`,
+        target: "",
+      },
+      {
+        area: "context",
+        metric: "requests starting with the whole previous request (on-demand)",
+        value: pct(onDemand.shares.appendOnly),
+        target: "100%",
+        ok: onDemand.shares.appendOnly === 1,
+      },
+      {
+        area: "context",
+        metric: "unchanged prefix of previous request, mean per request (on-demand)",
+        value: pct(onDemand.shares.mean),
+        target: "≥ 95%",
+        ok: onDemand.shares.mean >= 0.95,
+      },
+      {
+        area: "context",
+        metric: "unchanged prefix, token-weighted / lowest request (on-demand; all-in mean)",
+        value: `${pct(onDemand.shares.weighted)} / ${pct(onDemand.shares.min)} (${pct(allIn.shares.mean)})`,
+        target: "",
+      },
+    );
+    return rows;
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,100 @@
+// Skills: discovery + parsing cost, catalog overhead per skill, catalog size by skill count.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildSkillCatalog } from "../src/skills/catalog.js";
+import { loadSkillsFromRoots } from "../src/skills/discover.js";
+import type { Skill } from "../src/skills/types.js";
+import type { BenchRow } from "./types.js";
+
+const RUNS = 7;
+
+export async function run(): Promise<BenchRow[]> {
+  const root = mkdtempSync(path.join(os.tmpdir(), "hx-skills-bench-"));
+  try {
+    writeSkills(root, 1000);
+    const times: number[] = [];
+    let found = loadSkillsFromRoots([{ dir: root, source: "project" }]).skills.length; // warm-up
+    for (let i = 0; i < RUNS; i++) {
+      const start = performance.now();
+      found = loadSkillsFromRoots([{ dir: root, source: "project" }]).skills.length;
+      times.push(performance.now() - start);
+    }
+    const median = times.sort((a, b) => a - b)[Math.floor(RUNS / 2)];
+    const rows: BenchRow[] = [
+      {
+        area: "skills",
+        metric: `discover+parse ${found} skills (median of ${RUNS} after a warm-up)`,
+        value: `${median.toFixed(1)} ms`,
+        target: "< 100 ms",
+        ok: found === 1000 && median < 100,
+      },
+    ];
+    rows.push(catalogOverheadRow());
+    for (const count of [0, 100, 1000]) {
+      const text = buildSkillCatalog(fakeSkills(count)).text;
+      rows.push({
+        area: "skills",
+        metric: `catalog size, ${count} skills (no budget)`,
+        value: `${text.length} chars (~${Math.ceil(text.length / 4)} tokens)`,
+        target: "",
+      });
+    }
+    const budget = Math.floor(128_000 * 0.02 * 4);
+    const budgeted = buildSkillCatalog(fakeSkills(1000), { budget });
+    rows.push({
+      area: "skills",
+      metric: "catalog, 1000 skills, 128K window (2% budget)",
+      value: `${budgeted.text.length}/${budget} chars, ${budgeted.shortened.length} shortened, ${budgeted.nameOnly.length} name-only${budgeted.overBudget ? " (names alone exceed it)" : ""}`,
+      target: "",
+    });
+    return rows;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Chars per skill beyond its own name and description, from the slope between 100 and 200 skills. */
+function catalogOverheadRow(): BenchRow {
+  const size = (skills: Skill[]) => buildSkillCatalog(skills).text.length;
+  const own = (skills: Skill[]) => skills.reduce((sum, s) => sum + s.name.length + s.description.length, 0);
+  const small = fakeSkills(100);
+  const large = fakeSkills(200);
+  const overhead = (size(large) - own(large) - (size(small) - own(small))) / 100;
+  return {
+    area: "skills",
+    metric: "catalog overhead per skill beyond name+description",
+    value: `${overhead.toFixed(1)} chars`,
+    target: "<= 10 chars",
+    ok: overhead <= 10,
+  };
+}
+
+function fakeSkills(count: number): Skill[] {
+  return Array.from({ length: count }, (_, i) => {
+    const name = `skill-${String(i).padStart(4, "0")}`;
+    return {
+      name,
+      description: `Does task number ${i} for the project. Use when the user asks about topic ${i} or its files.`,
+      body: "",
+      dir: `/skills/${name}`,
+      file: `/skills/${name}/SKILL.md`,
+      source: "project",
+      frontmatter: {},
+      warnings: [],
+      disableModelInvocation: false,
+    };
+  });
+}
+
+function writeSkills(root: string, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const name = `skill-${String(i).padStart(4, "0")}`;
+    const dir = path.join(root, i % 2 === 0 ? "" : ".curated", name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, "SKILL.md"),
+      `---\nname: ${name}\ndescription: >\n  Does task number ${i} for the project.\n  Use when the user asks about topic ${i}.\nlicense: MIT\nmetadata:\n  version: 1.0\n  author: bench\n---\n\n# ${name}\n\n${"Step by step instructions.\n".repeat(40)}`,
+    );
+  }
+}

@@ -1,0 +1,95 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { LoopExtension } from "../agent/extension.js";
+import type { ToolOutput } from "../tools/tool.js";
+import { skillNameOf } from "./skill-bodies.js";
+
+export interface SpillOptions {
+  /** The workspace root; files go to `<root>/.hx/tool-results/`. */
+  workspaceRoot: string;
+  /** Outputs longer than this many characters are spilled. Default 30,000. */
+  limitChars?: number;
+  /** Characters of the output kept in the conversation as a preview. Default 2,000. */
+  previewChars?: number;
+  /** How the model can read on; default names read_file with an offset and grep. */
+  howToRead?: ReadHint;
+}
+
+/** The sentence telling the model how to read the saved file from line `nextLine`. */
+export type ReadHint = (relativePath: string, nextLine: number) => string;
+
+const defaultReadHint: ReadHint = (file, nextLine) =>
+  `read the rest with read_file (path "${file}", offset ${nextLine}), or search it with grep.`;
+
+export const DEFAULT_SPILL_LIMIT_CHARS = 30_000;
+const DEFAULT_PREVIEW_CHARS = 2_000;
+export const TOOL_RESULTS_DIR = path.join(".hx", "tool-results");
+
+/**
+ * Keeps one huge tool output from filling the context: the full text is saved under
+ * `.hx/tool-results/<callId>.txt` and the conversation gets a preview plus the path, relative
+ * to the workspace so a file-reading tool can open it, and the line to continue from.
+ * Skill bodies are never spilled (compaction must be able to find them in the conversation).
+ */
+export function createToolOutputSpill(options: SpillOptions): LoopExtension {
+  const limit = options.limitChars ?? DEFAULT_SPILL_LIMIT_CHARS;
+  const previewChars = options.previewChars ?? DEFAULT_PREVIEW_CHARS;
+  return {
+    name: "tool-output-spill",
+    afterToolCall(prepared, output, state) {
+      if (output.content.length <= limit || skillNameOf(output.content)) return undefined;
+      const spilled = spillToolOutput(
+        options.workspaceRoot,
+        prepared.call.id,
+        output,
+        previewChars,
+        options.howToRead ?? defaultReadHint,
+      );
+      state.emit({
+        type: "notice",
+        level: "info",
+        text: `${prepared.call.name} output (${output.content.length.toLocaleString("en-US")} chars) saved to ${spilled.relativePath}; the model sees a preview`,
+      });
+      return spilled.output;
+    },
+  };
+}
+
+/** Writes the full output and returns the replacement the model sees. */
+export function spillToolOutput(
+  workspaceRoot: string,
+  callId: string,
+  output: ToolOutput,
+  previewChars: number,
+  howToRead: ReadHint = defaultReadHint,
+): { output: ToolOutput; relativePath: string } {
+  const relativePath = path.join(TOOL_RESULTS_DIR, `${safeFileName(callId)}.txt`);
+  const absolute = path.join(workspaceRoot, relativePath);
+  mkdirSync(path.dirname(absolute), { recursive: true });
+  writeFileSync(absolute, output.content);
+
+  const preview = headLines(output.content, previewChars);
+  const shownLines = preview === "" ? 0 : preview.split("\n").length;
+  const endsMidLine = output.content[preview.length] !== "\n";
+  const nextLine = endsMidLine ? Math.max(1, shownLines) : shownLines + 1;
+  const totalLines = output.content.split("\n").length;
+  const display = relativePath.split(path.sep).join("/");
+  const note =
+    `[Output too long for the conversation: ${output.content.length.toLocaleString("en-US")} chars, ${totalLines.toLocaleString("en-US")} lines. ` +
+    `Above: the first ${shownLines} line(s). The full output is saved in ${display}; ${howToRead(display, nextLine)}]`;
+  const content = preview === "" ? note : `${preview}\n${note}`;
+  return { output: output.isError ? { content, isError: true } : { content }, relativePath: display };
+}
+
+/** Whole lines from the start, at most `maxChars` (one cut line when the first is longer). */
+function headLines(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.lastIndexOf("\n", maxChars);
+  return cut > 0 ? text.slice(0, cut) : text.slice(0, maxChars);
+}
+
+/** Call ids come from the model's provider; keep them to characters every filesystem accepts. */
+function safeFileName(id: string): string {
+  const cleaned = id.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
+  return (cleaned || "call").slice(0, 120);
+}

@@ -1,0 +1,128 @@
+import type { LoopExtension, LoopState, ToolDecision } from "../agent/extension.js";
+import { localSettingsPath } from "../config/settings.js";
+import type { PreparedCall } from "../tools/registry.js";
+import type { Workspace } from "../tools/workspace.js";
+import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
+import { decidePermission, describeCall } from "./decide.js";
+import { addAllowRule } from "./local-settings.js";
+import type { PermissionMode } from "./modes.js";
+import { type PermissionRules, parseRule, type RuleTarget, ruleFor } from "./rules.js";
+
+export interface PermissionOptions {
+  mode: PermissionMode;
+  rules: PermissionRules;
+  /** The project root: relative path rules are matched from here. */
+  projectRoot: string;
+  /** Passed to `ruleSubject`, so path subjects come out relative to the root, symlinks resolved. */
+  workspace?: Workspace;
+  /** Asks the user; leave out when nobody can answer (scripts, CI): such calls are denied at once. */
+  ask?: PermissionAsker;
+  /** Where "always" answers are saved; default `<projectRoot>/.hx/settings.local.json`. */
+  localSettingsFile?: string;
+}
+
+/**
+ * Permissions as a loop extension: before each tool call, decide allow / ask / deny from the
+ * block list, the rules and the mode (see decide.ts). A refusal becomes the tool result
+ * `Permission denied: <why>`, which the loop counts as blocked. One instance serves a session
+ * and its subagents, so an "always" answer holds for all of them.
+ */
+export function createPermissionExtension(options: PermissionOptions): LoopExtension {
+  const rules: PermissionRules = {
+    allow: [...options.rules.allow],
+    ask: [...options.rules.ask],
+    deny: [...options.rules.deny],
+  };
+  const settingsFile = options.localSettingsFile ?? localSettingsPath(options.projectRoot);
+  // Questions go one at a time, even when several runs (subagents) ask at once.
+  let questions: Promise<unknown> = Promise.resolve();
+
+  async function askUser(request: PermissionRequest, asker: PermissionAsker): Promise<PermissionAnswer> {
+    const answer = questions.then(() => (request.signal.aborted ? "no" : asker(request)));
+    questions = answer.catch(() => undefined);
+    try {
+      return await answer;
+    } catch {
+      return "no";
+    }
+  }
+
+  return {
+    name: "permissions",
+    async beforeToolCall(prepared: PreparedCall, state: LoopState): Promise<ToolDecision> {
+      const target: RuleTarget = {
+        tool: prepared.tool.name,
+        effect: prepared.tool.effect,
+        subject: prepared.tool.ruleSubject?.(prepared.args, options.workspace),
+        root: options.projectRoot,
+      };
+      const decision = decidePermission(target, options.mode, rules);
+      if (decision.action === "allow") return undefined;
+      if (decision.action === "deny") return { block: `Permission denied: ${decision.reason}` };
+
+      const rule = ruleFor(target);
+      if (!options.ask)
+        return { block: headlessDenial(target, decision.reason, decision.rule !== undefined) };
+
+      const answer = await askUser(
+        {
+          tool: target.tool,
+          effect: target.effect,
+          subject: target.subject,
+          rule,
+          reason: decision.reason,
+          signal: state.signal,
+        },
+        options.ask,
+      );
+      if (state.signal.aborted)
+        return { block: "Permission denied: the run was cancelled before the user answered." };
+      if (answer === "no") {
+        return {
+          block: `Permission denied: the user declined ${rule}. Do not retry the same call; choose another way or ask the user.`,
+        };
+      }
+      if (answer === "always") {
+        const parsed = parseRule(rule);
+        if (!("error" in parsed)) rules.allow.push(parsed);
+        try {
+          await addAllowRule(settingsFile, rule);
+          state.emit({ type: "notice", level: "info", text: `Saved allow rule ${rule} to ${settingsFile}` });
+        } catch (error) {
+          state.emit({
+            type: "notice",
+            level: "warn",
+            text: `Could not save ${rule} to ${settingsFile}: ${error instanceof Error ? error.message : String(error)}. It holds for this session only.`,
+          });
+        }
+      }
+      return undefined;
+    },
+  };
+}
+
+/** The denial for a call that would be asked when nobody can answer: says how to allow it. */
+export function headlessDenial(target: RuleTarget, reason: string, byAskRule: boolean): string {
+  const label = describeCall(target);
+  if (byAskRule) {
+    return `Permission denied: ${reason}, and there is no terminal to ask. Run hx in a terminal to approve it, or remove that ask rule from the settings.`;
+  }
+  const mode = target.effect === "write" ? "acceptEdits" : "bypassPermissions";
+  const rules = [ruleFor(target)];
+  const broader = broaderRule(target);
+  if (broader && broader !== rules[0]) rules.push(broader);
+  return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). To allow it, add ${rules
+    .map((rule) => JSON.stringify(rule))
+    .join(" or ")} to permissions.allow in .hx/settings.json, or run with --permission-mode ${mode}.`;
+}
+
+/** `bash(git *)` for `bash(git status)`, `write_file(src/**)` for `write_file(src/a.ts)`. */
+function broaderRule(target: RuleTarget): string | undefined {
+  if (target.subject === undefined) return undefined;
+  if (target.effect === "execute") {
+    const first = target.subject.trim().split(/\s+/)[0];
+    return first ? `${target.tool}(${first} *)` : undefined;
+  }
+  const slash = target.subject.lastIndexOf("/");
+  return slash > 0 ? `${target.tool}(${target.subject.slice(0, slash)}/**)` : undefined;
+}

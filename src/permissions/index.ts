@@ -1,0 +1,32 @@
+import type { PermissionSettings } from "../config/settings.js";
+import { type PermissionMode, parsePermissionMode } from "./modes.js";
+import { type PermissionRules, parseRules } from "./rules.js";
+
+export type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
+export { formatPermissionQuestion, parsePermissionAnswer } from "./ask.js";
+export { findBlockedCommand } from "./block-list.js";
+export { decidePermission, type PermissionDecision } from "./decide.js";
+export { createPermissionExtension, headlessDenial, type PermissionOptions } from "./extension.js";
+export { addAllowRule } from "./local-settings.js";
+export { isPermissionMode, PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "./modes.js";
+export { type PermissionRule, type PermissionRules, parseRule, parseRules } from "./rules.js";
+export { createTerminalAsker, readOneLine, terminalAskerIfInteractive } from "./terminal-ask.js";
+
+/**
+ * The mode and rules from settings, with `--permission-mode` (when given) winning over
+ * `permissions.defaultMode`. Problems become warnings; an unknown mode falls back to default.
+ */
+export function permissionsFromSettings(
+  settings: PermissionSettings | undefined,
+  cliMode?: string,
+): { mode: PermissionMode; rules: PermissionRules; warnings: string[] } {
+  const { rules, warnings } = parseRules(settings);
+  let mode: PermissionMode = "default";
+  const requested = cliMode ?? settings?.defaultMode;
+  if (requested !== undefined) {
+    const parsed = parsePermissionMode(requested);
+    if (typeof parsed === "string") mode = parsed;
+    else warnings.push(`${parsed.error} Using default.`);
+  }
+  return { mode, rules, warnings };
+}

@@ -1,0 +1,155 @@
+import { compareNames } from "./discover.js";
+import type { Skill } from "./types.js";
+
+/**
+ * The catalog: the system-prompt section that tells the model which skills exist (name and
+ * description, never a body) and when to call load_skill. Pure: the same skills and budget
+ * always give byte-identical text, so providers can cache the prompt prefix.
+ */
+
+export const CATALOG_HEADER = "# Skills\nSkills hold task-specific instructions. Available skills:";
+
+export const CATALOG_INSTRUCTIONS =
+  "When the user names a skill or a task matches one, call load_skill with its name before you start, then follow it. " +
+  "load_skill only returns instructions; it runs nothing. Answer questions about which skills exist from this list.";
+
+/** Heading of the line listing skills whose descriptions did not fit the budget. */
+export const NAME_ONLY_PREFIX = "- More skills (load_skill shows what they do): ";
+
+/** Shortened descriptions never go below this many characters (then skills go name-only). */
+export const MIN_DESCRIPTION_CHARS = 24;
+const ELLIPSIS = "…";
+
+export interface CatalogOptions {
+  /** Most characters (code points) the whole section may take; undefined = no limit. */
+  budget?: number;
+}
+
+export interface SkillCatalog {
+  /** The section for the system prompt; "" when no skill is visible to the model. */
+  text: string;
+  /** Skills listed, in order (disable-model-invocation ones are left out). */
+  listed: string[];
+  /** Skills whose descriptions were cut to fit the budget. */
+  shortened: string[];
+  /** Skills listed by name only because even cut descriptions did not fit. */
+  nameOnly: string[];
+  /** True when even the name-only catalog is longer than the budget (nothing is dropped). */
+  overBudget: boolean;
+}
+
+/** Catalog budget in characters: 2% of the context window (×4 chars/token) by default. */
+export function resolveCatalogBudget(contextWindowTokens: number, setting?: number): number {
+  if (setting !== undefined && Number.isFinite(setting) && setting > 0) {
+    return setting <= 1 ? Math.floor(contextWindowTokens * setting * 4) : Math.floor(setting);
+  }
+  return Math.floor(contextWindowTokens * 0.02 * 4);
+}
+
+export function buildSkillCatalog(skills: readonly Skill[], options: CatalogOptions = {}): SkillCatalog {
+  const visible = skills
+    .filter((s) => !s.disableModelInvocation)
+    .map((s) => ({ name: s.name, description: oneLine(s.description) }))
+    .sort((a, b) => compareNames(a.name, b.name));
+  const listed = visible.map((s) => s.name);
+  const empty = { listed, shortened: [], nameOnly: [], overBudget: false };
+  if (visible.length === 0) return { text: "", ...empty };
+
+  const full = render(
+    visible.map((s) => ({ ...s, cap: Number.POSITIVE_INFINITY })),
+    [],
+  );
+  const budget = options.budget;
+  if (budget === undefined || length(full) <= budget) return { text: full, ...empty };
+
+  // Shorten evenly: one cap for every description, the largest that fits.
+  const cap = largestCapThatFits(visible, budget);
+  if (cap !== undefined) {
+    const text = render(
+      visible.map((s) => ({ ...s, cap })),
+      [],
+    );
+    const shortened = visible.filter((s) => length(s.description) > cap).map((s) => s.name);
+    return { text, listed, shortened, nameOnly: [], overBudget: false };
+  }
+
+  // Still too long at the minimum cap: keep cut descriptions for the first skills (by name),
+  // list the rest by name only on one line. Every skill stays visible.
+  const minimum = visible.map((s) => ({ ...s, cap: MIN_DESCRIPTION_CHARS }));
+  const renderKeeping = (keep: number) => render(minimum.slice(0, keep), listedNames(visible.slice(keep)));
+  let low = 0;
+  let high = visible.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (length(renderKeeping(mid)) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  const keep = low;
+  const text = renderKeeping(keep);
+  return {
+    text,
+    listed,
+    shortened: visible
+      .slice(0, keep)
+      .filter((s) => length(s.description) > MIN_DESCRIPTION_CHARS)
+      .map((s) => s.name),
+    nameOnly: listedNames(visible.slice(keep)),
+    overBudget: length(text) > budget,
+  };
+}
+
+interface Entry {
+  name: string;
+  description: string;
+  cap: number;
+}
+
+function render(described: Entry[], nameOnly: string[]): string {
+  const lines = [CATALOG_HEADER];
+  for (const entry of described) lines.push(`- ${entry.name}: ${truncate(entry.description, entry.cap)}`);
+  if (nameOnly.length > 0) lines.push(`${NAME_ONLY_PREFIX}${nameOnly.join(", ")}`);
+  lines.push(CATALOG_INSTRUCTIONS);
+  return lines.join("\n");
+}
+
+function largestCapThatFits(visible: Array<Omit<Entry, "cap">>, budget: number): number | undefined {
+  const fits = (cap: number) =>
+    length(
+      render(
+        visible.map((s) => ({ ...s, cap })),
+        [],
+      ),
+    ) <= budget;
+  if (!fits(MIN_DESCRIPTION_CHARS)) return undefined;
+  let low = MIN_DESCRIPTION_CHARS;
+  let high = Math.max(...visible.map((s) => length(s.description)));
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function truncate(text: string, cap: number): string {
+  if (length(text) <= cap) return text;
+  return `${[...text]
+    .slice(0, cap - 1)
+    .join("")
+    .trimEnd()}${ELLIPSIS}`;
+}
+
+/** Multi-line descriptions (block scalars) become one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function listedNames(entries: Array<{ name: string }>): string[] {
+  return entries.map((e) => e.name);
+}
+
+function length(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}

@@ -1,0 +1,278 @@
+import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseSkillFile } from "./parse.js";
+import type { Skill, SkillSource } from "./types.js";
+import { SKILL_FILE_NAMES } from "./validate.js";
+
+/** A folder searched for skills, in precedence order (earlier wins). */
+export interface SkillRoot {
+  dir: string;
+  source: SkillSource;
+}
+
+export interface DiscoverOptions {
+  /** The working directory; project skills are searched from here up to the repository root. */
+  cwd: string;
+  /** `skills.paths` from settings; relative paths resolve from the project root, `~/` from home. */
+  extraPaths?: string[];
+  /** Defaults to os.homedir() (tests set HOME). */
+  homeDir?: string;
+  /** Deepest folder level searched below a root (default 8). */
+  maxDepth?: number;
+  /** Most skills read in one discovery (default 2000). */
+  maxSkills?: number;
+}
+
+export interface DiscoveryResult {
+  /** Sorted by name; one skill per name (the highest-precedence one). */
+  skills: Skill[];
+  /** Problems worth telling the user (skipped files, shadowed duplicates, limits hit). */
+  diagnostics: string[];
+}
+
+export const DEFAULT_MAX_DEPTH = 8;
+export const DEFAULT_MAX_SKILLS = 2000;
+/** Folders never searched: version control and dependencies. Other hidden folders are. */
+const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
+const PROJECT_SKILL_FOLDERS = [".agents/skills", ".claude/skills"];
+
+/**
+ * The repository root: the nearest folder from `cwd` upward holding `.git` (a folder or, in
+ * worktrees and submodules, a file). Undefined outside a repository.
+ */
+export function findRepoRoot(cwd: string): string | undefined {
+  let current = path.resolve(cwd);
+  while (true) {
+    if (existsSync(path.join(current, ".git"))) return current;
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+/** The project root: the repository root, or the working directory outside a repository. */
+export function findProjectRoot(cwd: string): string {
+  return findRepoRoot(cwd) ?? path.resolve(cwd);
+}
+
+/**
+ * Every root in precedence order: project folders from `cwd` up to the repository root,
+ * nearest first, `.agents/skills` before `.claude/skills` at each level (outside a repository
+ * only `cwd` itself); then `skills.paths`; then `~/.agents/skills` and `~/.hx/skills`.
+ */
+export function skillRoots(options: DiscoverOptions): SkillRoot[] {
+  const home = options.homeDir ?? os.homedir();
+  const cwd = path.resolve(options.cwd);
+  const stop = findProjectRoot(cwd);
+  const roots: SkillRoot[] = [];
+  let current = cwd;
+  while (true) {
+    for (const folder of PROJECT_SKILL_FOLDERS)
+      roots.push({ dir: path.join(current, folder), source: "project" });
+    const parent = path.dirname(current);
+    if (current === stop || parent === current) break;
+    current = parent;
+  }
+  for (const extra of options.extraPaths ?? []) {
+    roots.push({ dir: resolveUserPath(extra, stop, home), source: "settings" });
+  }
+  roots.push({ dir: path.join(home, ".agents", "skills"), source: "user" });
+  roots.push({ dir: path.join(home, ".hx", "skills"), source: "user" });
+  return roots;
+}
+
+/** Finds and reads every skill visible from `options.cwd`. Never throws. */
+export function discoverSkills(options: DiscoverOptions): DiscoveryResult {
+  return loadSkillsFromRoots(skillRoots(options), options);
+}
+
+/**
+ * Reads the skills under each root, earlier roots winning name clashes. The same file
+ * reached twice (a symlinked root, `.claude/skills` linked to `.agents/skills`) counts once.
+ */
+export function loadSkillsFromRoots(
+  roots: SkillRoot[],
+  limits: Pick<DiscoverOptions, "maxDepth" | "maxSkills"> = {},
+): DiscoveryResult {
+  const walk: WalkState = {
+    maxDepth: limits.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxSkills: limits.maxSkills ?? DEFAULT_MAX_SKILLS,
+    visitedDirs: new Set(),
+    found: [],
+    diagnostics: [],
+    countLimitHit: false,
+  };
+  for (const root of roots) {
+    if (walk.countLimitHit) break;
+    if (!existsSync(root.dir)) continue;
+    walkRoot(root, walk);
+  }
+
+  const byName = new Map<string, Skill>();
+  const diagnostics = walk.diagnostics;
+  for (const skill of walk.found) {
+    const winner = byName.get(skill.name);
+    if (winner) {
+      diagnostics.push(
+        `Skill '${skill.name}' at ${skill.file} is shadowed by ${winner.file} (${winner.source} precedence); using ${winner.file}.`,
+      );
+      continue;
+    }
+    byName.set(skill.name, skill);
+  }
+  const skills = [...byName.values()].sort((a, b) => compareNames(a.name, b.name));
+  return { skills, diagnostics };
+}
+
+interface WalkState {
+  maxDepth: number;
+  maxSkills: number;
+  /** Real paths of folders already searched: symlink loops and shared trees end here. */
+  visitedDirs: Set<string>;
+  found: Skill[];
+  diagnostics: string[];
+  countLimitHit: boolean;
+}
+
+function walkRoot(root: SkillRoot, walk: WalkState): void {
+  let rootReal: string;
+  try {
+    rootReal = realpathSync(root.dir);
+  } catch {
+    return;
+  }
+  let depthLimitHit = false;
+  const stack: Array<{ dir: string; real: string; depth: number }> = [
+    { dir: root.dir, real: rootReal, depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const { dir, real, depth } = stack.pop()!;
+    if (walk.visitedDirs.has(real)) continue;
+    walk.visitedDirs.add(real);
+
+    // Most folders under a root are skills: try SKILL.md first, list the folder only if absent.
+    const direct = tryRead(path.join(dir, SKILL_FILE_NAMES[0]));
+    if (direct.kind === "error") {
+      walk.diagnostics.push(
+        `Skipped ${path.join(dir, SKILL_FILE_NAMES[0])}: cannot read it (${direct.code}).`,
+      );
+      continue;
+    }
+    let entries: Dirent[] = [];
+    if (direct.kind === "absent") {
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch (error) {
+        walk.diagnostics.push(`Skipped ${dir}: cannot list it (${errorCode(error)}).`);
+        continue;
+      }
+    }
+    const otherName = SKILL_FILE_NAMES.slice(1).find((n) =>
+      entries.some((e) => e.name === n && !e.isDirectory()),
+    );
+    if (direct.kind === "text" || otherName) {
+      if (walk.found.length >= walk.maxSkills) {
+        walk.countLimitHit = true;
+        walk.diagnostics.push(
+          `Stopped after ${walk.maxSkills} skills; the rest (from ${dir} on) were not read. Narrow skills.paths.`,
+        );
+        return;
+      }
+      const file = path.join(dir, direct.kind === "text" ? SKILL_FILE_NAMES[0] : otherName!);
+      const skill =
+        direct.kind === "text"
+          ? toSkill(file, direct.text, root.source, walk.diagnostics)
+          : readSkill(file, root.source, walk.diagnostics);
+      if (skill) walk.found.push(skill);
+      continue; // a skill's own folders (references/, scripts/) hold no further skills
+    }
+    if (depth >= walk.maxDepth) {
+      if (!depthLimitHit) {
+        walk.diagnostics.push(
+          `Skills deeper than ${walk.maxDepth} folders below ${root.dir} were not searched.`,
+        );
+        depthLimitHit = true;
+      }
+      continue;
+    }
+    const children = entries
+      .filter((e) => !SKIPPED_FOLDERS.has(e.name))
+      .map((e) => childFolder(dir, real, e))
+      .filter((c) => c !== undefined)
+      .sort((a, b) => compareNames(b.name, a.name)); // popped in ascending order
+    for (const child of children) stack.push({ dir: child.dir, real: child.real, depth: depth + 1 });
+  }
+}
+
+type ReadAttempt = { kind: "text"; text: string } | { kind: "absent" } | { kind: "error"; code: string };
+
+function tryRead(file: string): ReadAttempt {
+  try {
+    return { kind: "text", text: readFileSync(file, "utf8") };
+  } catch (error) {
+    const code = errorCode(error);
+    return code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR"
+      ? { kind: "absent" }
+      : { kind: "error", code };
+  }
+}
+
+/** A subfolder (or a link to one) with its real path; plain folders need no realpath call. */
+function childFolder(parent: string, parentReal: string, entry: Dirent) {
+  const dir = path.join(parent, entry.name);
+  if (entry.isDirectory()) return { name: entry.name, dir, real: path.join(parentReal, entry.name) };
+  if (!entry.isSymbolicLink()) return undefined;
+  try {
+    if (!statSync(dir).isDirectory()) return undefined;
+    return { name: entry.name, dir, real: realpathSync(dir) };
+  } catch {
+    return undefined; // a broken link
+  }
+}
+
+/** Reads one SKILL.md; an unreadable file is skipped with a diagnostic. */
+export function readSkill(file: string, source: SkillSource, diagnostics: string[]): Skill | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    diagnostics.push(`Skipped ${file}: cannot read it (${errorCode(error)}).`);
+    return undefined;
+  }
+  return toSkill(file, text, source, diagnostics);
+}
+
+function toSkill(file: string, text: string, source: SkillSource, diagnostics: string[]): Skill {
+  const dir = path.dirname(file);
+  const parsed = parseSkillFile(text, path.basename(dir));
+  for (const warning of parsed.warnings) diagnostics.push(`${file}: ${warning}`);
+  return {
+    name: parsed.name,
+    description: parsed.description,
+    body: parsed.body,
+    dir,
+    file,
+    source,
+    frontmatter: parsed.frontmatter,
+    warnings: parsed.warnings,
+    disableModelInvocation: parsed.disableModelInvocation,
+  };
+}
+
+function resolveUserPath(input: string, base: string, home: string): string {
+  const trimmed = input.trim();
+  if (trimmed === "~") return home;
+  if (trimmed.startsWith("~/")) return path.join(home, trimmed.slice(2));
+  return path.resolve(base, trimmed);
+}
+
+/** Plain code-unit order: the same on every machine and locale. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code ?? (error instanceof Error ? error.message : String(error));
+}

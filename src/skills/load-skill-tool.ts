@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { defineTool, type Tool } from "../tools/tool.js";
+import { formatSkillContent } from "./skill-content.js";
+import { orderBySimilarity } from "./suggest.js";
+import type { Skill } from "./types.js";
+
+/**
+ * The skills loaded in one conversation. The session owns it (one per conversation, never
+ * module state); compaction can read `names()` to re-inject bodies it summarised away, then
+ * `delete` or `clear` what it dropped.
+ */
+export class LoadedSkills {
+  private readonly loaded = new Set<string>();
+
+  has(name: string): boolean {
+    return this.loaded.has(name);
+  }
+
+  add(name: string): void {
+    this.loaded.add(name);
+  }
+
+  delete(name: string): void {
+    this.loaded.delete(name);
+  }
+
+  clear(): void {
+    this.loaded.clear();
+  }
+
+  /** In load order. */
+  names(): string[] {
+    return [...this.loaded];
+  }
+}
+
+export interface LoadSkillToolDeps {
+  /** Every discovered skill (a function if the session re-discovers during a run). */
+  skills: readonly Skill[] | (() => readonly Skill[]);
+  loaded: LoadedSkills;
+  /** How many of a skill's other files to list (default 40). */
+  maxListedFiles?: number;
+}
+
+export const LOAD_SKILL_TOOL_NAME = "load_skill";
+/** Most names an "Unknown skill" error lists. */
+const MAX_SUGGESTED_NAMES = 100;
+
+const parameters = z.object({
+  name: z
+    .string()
+    .describe("The skill's name exactly as listed under Skills in the system prompt, e.g. code-review."),
+});
+
+/**
+ * `load_skill {name}`: returns a skill's instructions as a tool result, by name only (never
+ * a path), and lets the model read the skill's folder. For the top-level agent only.
+ */
+export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parameters> {
+  const allSkills = () => (typeof deps.skills === "function" ? deps.skills() : deps.skills);
+  return defineTool({
+    name: LOAD_SKILL_TOOL_NAME,
+    description:
+      "Load a skill's full instructions by its name from the Skills list in the system prompt. " +
+      "Returns the instructions and the skill's folder; it does not run anything.",
+    parameters,
+    effect: "none",
+    ruleSubject: (args) => args.name,
+    async execute(args, ctx) {
+      const name = typeof args.name === "string" ? args.name.trim() : "";
+      if (name === "") return { content: "Error: load_skill.name must be a non-empty string", isError: true };
+      const skills = allSkills();
+      const skill = findSkillByName(skills, name);
+      if (!skill) return { content: unknownSkillMessage(name, skills), isError: true };
+      if (skill.disableModelInvocation) {
+        return {
+          content: `Error: Skill '${skill.name}' can only be invoked by the user (/${skill.name}); it is not loadable with load_skill.`,
+          isError: true,
+        };
+      }
+      if (deps.loaded.has(skill.name)) {
+        return `Skill '${skill.name}' is already loaded in this conversation; follow the instructions from the earlier load_skill result.`;
+      }
+      ctx.workspace.allowRead(skill.dir);
+      deps.loaded.add(skill.name);
+      return formatSkillContent(skill, deps.maxListedFiles);
+    },
+  });
+}
+
+/**
+ * The skill called `name`: an exact match, else the only case-insensitive one. Path-like
+ * names (`/`, `\`, leading `.`, `SKILL.md`) never match.
+ */
+export function findSkillByName(skills: readonly Skill[], name: string): Skill | undefined {
+  if (isPathLike(name)) return undefined;
+  const exact = skills.find((s) => s.name === name);
+  if (exact) return exact;
+  const folded = skills.filter((s) => s.name.toLowerCase() === name.toLowerCase());
+  return folded.length === 1 ? folded[0] : undefined;
+}
+
+export function isPathLike(name: string): boolean {
+  return /[/\\]/.test(name) || name.startsWith(".") || name.startsWith("~") || /\.md$/i.test(name);
+}
+
+/** `Error: Unknown skill 'x'. Available: a, b, c`, the closest match first. */
+export function unknownSkillMessage(name: string, skills: readonly Skill[]): string {
+  const loadable = skills.filter((s) => !s.disableModelInvocation).map((s) => s.name);
+  if (loadable.length === 0) return `Error: Unknown skill '${name}'. Available: none`;
+  const ordered = orderBySimilarity(name, loadable);
+  const shown = ordered.slice(0, MAX_SUGGESTED_NAMES);
+  const rest = ordered.length - shown.length;
+  return `Error: Unknown skill '${name}'. Available: ${shown.join(", ")}${rest > 0 ? ` (and ${rest} more)` : ""}`;
+}

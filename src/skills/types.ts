@@ -1,0 +1,23 @@
+/** Where a skill was found; decides precedence (project > settings > user). */
+export type SkillSource = "project" | "settings" | "user";
+
+/** One skill: a folder holding SKILL.md, parsed leniently (see parse.ts). */
+export interface Skill {
+  /** The frontmatter `name`, or the folder name when it has none. */
+  name: string;
+  /** The frontmatter `description` as written (block scalars whole), or the first body line. */
+  description: string;
+  /** The Markdown after the frontmatter: what load_skill hands the model. */
+  body: string;
+  /** The skill's folder (absolute, as found; symlinks not resolved). */
+  dir: string;
+  /** The SKILL.md file (absolute). */
+  file: string;
+  source: SkillSource;
+  /** Every frontmatter value, scalars kept as the strings written (`1.0` stays "1.0"). */
+  frontmatter: Record<string, unknown>;
+  /** What the lenient reader had to work around (invalid YAML, missing fields). */
+  warnings: string[];
+  /** `disable-model-invocation: true`: out of the catalog, only the user can invoke it. */
+  disableModelInvocation: boolean;
+}

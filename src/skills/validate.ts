@@ -1,0 +1,204 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { isPlainObject, OPENING_TEXT_WARNING, parseYaml, splitFrontmatter } from "./parse.js";
+
+/**
+ * The Agent Skills rules, with the reference validator's messages (skills-ref 0.1.0).
+ * Deliberate differences are listed in docs/skills.md and in the conformance test.
+ */
+export const MAX_NAME_LENGTH = 64;
+export const MAX_DESCRIPTION_LENGTH = 1024;
+export const MAX_COMPATIBILITY_LENGTH = 500;
+
+/** Fields the Agent Skills spec allows, sorted as the reference prints them. */
+export const ALLOWED_FIELDS = [
+  "allowed-tools",
+  "compatibility",
+  "description",
+  "license",
+  "metadata",
+  "name",
+];
+
+/** Fields outside the spec that hx acts on: a warning, not an error (the reference rejects them). */
+export const HX_EXTENSION_FIELDS = ["disable-model-invocation"];
+
+/** What `hx skills validate --json` prints per skill. */
+export interface SkillValidation {
+  path: string;
+  name: string;
+  valid: boolean;
+  errors: string[];
+  warnings: string[];
+}
+
+export interface ContentVerdict {
+  errors: string[];
+  warnings: string[];
+}
+
+/** The file names a skill folder may use, in order of preference (as the reference). */
+export const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"];
+
+/** Validates a SKILL.md text; `dirName` is the folder it sits in (the name must match it). */
+export function validateSkillContent(content: string, dirName: string | undefined): ContentVerdict {
+  const split = splitFrontmatter(content);
+  if (split.kind === "none") return only("SKILL.md must start with YAML frontmatter (---)");
+  if (split.kind === "unclosed") return only("SKILL.md frontmatter not properly closed with ---");
+  const parsed = parseYaml(split.yaml);
+  if (!parsed.ok) return only(`Invalid YAML in frontmatter: ${parsed.error}`);
+  if (!isPlainObject(parsed.value)) return only("SKILL.md frontmatter must be a YAML mapping");
+  const verdict = validateFrontmatter(parsed.value, dirName);
+  if (split.openingText !== undefined) verdict.warnings.unshift(OPENING_TEXT_WARNING);
+  return verdict;
+}
+
+/** The reference's validate_metadata, plus warnings for hx extension fields. */
+export function validateFrontmatter(
+  fields: Record<string, unknown>,
+  dirName: string | undefined,
+): ContentVerdict {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const keys = Object.keys(fields);
+  const unexpected = keys
+    .filter((k) => !ALLOWED_FIELDS.includes(k) && !HX_EXTENSION_FIELDS.includes(k))
+    .sort(compareCodePoints);
+  if (unexpected.length > 0) {
+    errors.push(
+      `Unexpected fields in frontmatter: ${unexpected.join(", ")}. Only [${ALLOWED_FIELDS.map((f) => `'${f}'`).join(", ")}] are allowed.`,
+    );
+  }
+  for (const key of keys.filter((k) => HX_EXTENSION_FIELDS.includes(k))) {
+    warnings.push(
+      `Field '${key}' is not in the Agent Skills spec (hx, Claude Code and pi read it; the reference validator rejects it)`,
+    );
+  }
+  if (!("name" in fields)) errors.push("Missing required field in frontmatter: name");
+  else errors.push(...validateName(fields.name, dirName));
+  if (!("description" in fields)) errors.push("Missing required field in frontmatter: description");
+  else errors.push(...validateDescription(fields.description));
+  if ("compatibility" in fields) errors.push(...validateCompatibility(fields.compatibility));
+  return { errors, warnings };
+}
+
+/** Name rules: 1–64 code points after NFKC, lowercase, letters/digits/hyphens, matches its folder. */
+export function validateName(value: unknown, dirName: string | undefined): string[] {
+  if (typeof value !== "string" || value.trim() === "") return ["Field 'name' must be a non-empty string"];
+  const errors: string[] = [];
+  const name = value.trim().normalize("NFKC");
+  const length = codePointLength(name);
+  if (length > MAX_NAME_LENGTH) {
+    errors.push(`Skill name '${name}' exceeds ${MAX_NAME_LENGTH} character limit (${length} chars)`);
+  }
+  if (name !== name.toLowerCase()) errors.push(`Skill name '${name}' must be lowercase`);
+  if (name.startsWith("-") || name.endsWith("-")) errors.push("Skill name cannot start or end with a hyphen");
+  if (name.includes("--")) errors.push("Skill name cannot contain consecutive hyphens");
+  if (!/^[\p{L}\p{N}-]*$/u.test(name)) {
+    errors.push(
+      `Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`,
+    );
+  }
+  if (dirName !== undefined && dirName.normalize("NFKC") !== name) {
+    errors.push(`Directory name '${dirName}' must match skill name '${name}'`);
+  }
+  return errors;
+}
+
+export function validateDescription(value: unknown): string[] {
+  if (typeof value !== "string" || value.trim() === "")
+    return ["Field 'description' must be a non-empty string"];
+  const length = codePointLength(value);
+  return length > MAX_DESCRIPTION_LENGTH
+    ? [`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`]
+    : [];
+}
+
+export function validateCompatibility(value: unknown): string[] {
+  if (typeof value !== "string") return ["Field 'compatibility' must be a string"];
+  const length = codePointLength(value);
+  return length > MAX_COMPATIBILITY_LENGTH
+    ? [`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`]
+    : [];
+}
+
+/**
+ * Validates one skill given as its folder or its SKILL.md. Never throws: a missing path or an
+ * unreadable file is an error in the verdict.
+ */
+export function validateSkillPath(target: string): SkillValidation {
+  const absolute = path.resolve(target);
+  const verdict = (
+    file: string,
+    name: string,
+    errors: string[],
+    warnings: string[] = [],
+  ): SkillValidation => ({
+    path: file,
+    name,
+    valid: errors.length === 0,
+    errors,
+    warnings,
+  });
+  let isDir: boolean;
+  try {
+    isDir = statSync(absolute).isDirectory();
+  } catch {
+    return verdict(absolute, path.basename(absolute), [`Path does not exist: ${absolute}`]);
+  }
+  const dir = isDir ? absolute : path.dirname(absolute);
+  const file = isDir ? findSkillFile(dir) : absolute;
+  if (!file) return verdict(absolute, path.basename(dir), ["Missing required file: SKILL.md"]);
+  let content: string;
+  try {
+    content = readFileSync(file, "utf8");
+  } catch (error) {
+    return verdict(file, path.basename(dir), [
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    ]);
+  }
+  const { errors, warnings } = validateSkillContent(content, path.basename(dir));
+  return verdict(file, declaredName(content) ?? path.basename(dir), errors, warnings);
+}
+
+/** SKILL.md or skill.md in `dir` (exact case), or undefined. */
+export function findSkillFile(dir: string): string | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const found = SKILL_FILE_NAMES.find((name) => entries.includes(name));
+  return found ? path.join(dir, found) : undefined;
+}
+
+function declaredName(content: string): string | undefined {
+  const split = splitFrontmatter(content);
+  if (split.kind !== "ok") return undefined;
+  const parsed = parseYaml(split.yaml);
+  if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
+  const name = parsed.value.name;
+  return typeof name === "string" && name.trim() !== "" ? name.trim() : undefined;
+}
+
+/** Length in Unicode code points, as the spec (and Python's len) counts. */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+function compareCodePoints(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const diff = left[i].codePointAt(0)! - right[i].codePointAt(0)!;
+    if (diff !== 0) return diff;
+  }
+  return left.length - right.length;
+}
+
+function only(error: string): ContentVerdict {
+  return { errors: [error], warnings: [] };
+}

@@ -1,0 +1,3 @@
+export { lastAssistantText, runSubagent, type SubagentRunConfig } from "./run-subagent.js";
+export { AGENT_TYPES, type AgentType, SUBAGENT_TOOL_NAMES, selectSubagentTools } from "./tool-selection.js";
+export type { SubagentStopInfo } from "./types.js";

@@ -1,0 +1,56 @@
+import type { AgentResult, EventSink } from "../agent/events.js";
+import type { LoopExtension } from "../agent/extension.js";
+import { runAgentLoop } from "../agent/loop.js";
+import type { Message } from "../core/messages.js";
+import type { ModelProvider } from "../providers/provider.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { Workspace } from "../tools/workspace.js";
+
+export interface SubagentRunConfig {
+  provider: ModelProvider;
+  system: string;
+  tools: ToolRegistry;
+  workspace: Workspace;
+  extensions: LoopExtension[];
+  maxTurns: number;
+  /** Labels the wrapped events: `{ type: "subagent", label, event }`. */
+  label: string;
+  /** The parent's sink. */
+  emit: EventSink;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs a subagent: the same loop with fresh messages (only `prompt`), its own tools and
+ * limits. Every event it produces, its `end` included, reaches the parent wrapped, so front
+ * ends can trace it indented and sessions can total its stats.
+ */
+export async function runSubagent(
+  config: SubagentRunConfig,
+  prompt: string,
+): Promise<{ result: AgentResult; messages: Message[] }> {
+  const messages: Message[] = [{ role: "user", content: prompt }];
+  const result = await runAgentLoop(
+    {
+      provider: config.provider,
+      system: config.system,
+      tools: config.tools,
+      workspace: config.workspace,
+      maxTurns: config.maxTurns,
+      extensions: config.extensions,
+      emit: (event) => config.emit({ type: "subagent", label: config.label, event }),
+      signal: config.signal,
+    },
+    messages,
+  );
+  return { result, messages };
+}
+
+/** The subagent's last words: its final text, or the last thing it said before stopping. */
+export function lastAssistantText(messages: Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    if (message.role === "assistant" && message.content.trim() !== "") return message.content.trim();
+  }
+  return "";
+}

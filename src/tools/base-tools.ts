@@ -1,0 +1,12 @@
+import { bashTool } from "./bash.js";
+import { editFileTool } from "./edit-file.js";
+import { globTool } from "./glob.js";
+import { grepTool } from "./grep.js";
+import { readFileTool } from "./read-file.js";
+import type { Tool } from "./tool.js";
+import { writeFileTool } from "./write-file.js";
+
+/** The built-in tools, in the order the model sees them. */
+export function createBaseTools(): Tool[] {
+  return [bashTool, readFileTool, writeFileTool, editFileTool, globTool, grepTool];
+}

@@ -1,0 +1,74 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { glob } from "tinyglobby";
+import { z } from "zod";
+import { GitignoreFilter } from "./gitignore.js";
+import { defineTool, ToolError } from "./tool.js";
+import { truncate } from "./truncate.js";
+import { isInside, pathRuleSubject } from "./workspace.js";
+
+const MAX_FILES = 1000;
+const MAX_OUTPUT_CHARS = 50_000;
+/** Skipped everywhere, whatever .gitignore says. */
+const ALWAYS_SKIPPED = ["**/.git/**", "**/node_modules/**"];
+
+const parameters = z.object({
+  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/*.test.js"'),
+  path: z.string().optional().describe("Folder to search in (default: the workspace root)"),
+});
+
+export const globTool = defineTool({
+  name: "glob",
+  description:
+    `Finds files whose path matches a glob pattern, below path (default: workspace root). ` +
+    `Returns paths relative to the workspace, sorted alphabetically by path, at most ${MAX_FILES}. ` +
+    `Skips .git, node_modules and files ignored by .gitignore.`,
+  parameters,
+  effect: "read",
+  ruleSubject: (args, workspace) => pathRuleSubject(args.path ?? ".", workspace),
+  async execute(args, ctx) {
+    const dir = ctx.workspace.resolveForRead(args.path ?? ".");
+    const shownDir = ctx.workspace.relative(dir);
+    const info = await stat(dir).catch(() => undefined);
+    if (!info) throw new ToolError(`Error: folder not found: ${shownDir}.`);
+    if (!info.isDirectory())
+      throw new ToolError(`Error: ${shownDir} is a file, not a folder; set path to a folder.`);
+    if (path.isAbsolute(args.pattern) || args.pattern.split("/").includes("..")) {
+      throw new ToolError(
+        "Error: the pattern must be relative and must not contain '..'; use path to choose the folder.",
+      );
+    }
+
+    const found = await glob(args.pattern, {
+      cwd: dir,
+      absolute: true,
+      dot: true,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      expandDirectories: false,
+      ignore: ALWAYS_SKIPPED,
+      signal: ctx.signal,
+    });
+    const gitRoot = isInside(dir, ctx.workspace.root) ? ctx.workspace.root : dir;
+    const gitignore = new GitignoreFilter(gitRoot);
+    const files = found
+      .map((file) => path.resolve(file))
+      .filter((file) => !gitignore.ignores(file))
+      .map((file) => ctx.workspace.relative(file))
+      .sort(byCodePoint);
+    if (files.length === 0) {
+      return `No files match "${args.pattern}" in ${shownDir === "." ? "the workspace root" : shownDir}.`;
+    }
+    return truncate(files.join("\n"), {
+      maxChars: MAX_OUTPUT_CHARS,
+      maxLines: MAX_FILES,
+      keep: "head",
+      unit: "files",
+      nextStep: "Use a narrower pattern or set path to a subfolder to see them.",
+    }).text;
+  },
+});
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

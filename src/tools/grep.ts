@@ -1,0 +1,125 @@
+import { spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
+import { z } from "zod";
+import { defineTool, ToolError } from "./tool.js";
+import { truncate } from "./truncate.js";
+import { isInside, pathRuleSubject } from "./workspace.js";
+
+const MAX_MATCHES = 500;
+const MAX_OUTPUT_CHARS = 50_000;
+/** Longer matching lines are shown as a preview. */
+const MAX_COLUMNS = 500;
+
+const parameters = z.object({
+  pattern: z.string().min(1).describe("Regular expression (Rust/ripgrep syntax)"),
+  path: z.string().optional().describe("File or folder to search (default: the workspace root)"),
+  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.py"'),
+  ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)"),
+});
+
+export const grepTool = defineTool({
+  name: "grep",
+  description:
+    `Searches file contents with ripgrep; returns "path:line:text" lines sorted by path, at most ${MAX_MATCHES} matches. ` +
+    `The pattern is a regular expression (escape ( [ { . * + ? for literal text). ` +
+    `Skips .git, node_modules, binary files and files ignored by .gitignore. Narrow with path or glob.`,
+  parameters,
+  effect: "read",
+  ruleSubject: (args, workspace) => pathRuleSubject(args.path ?? ".", workspace),
+  async execute(args, ctx) {
+    const target = ctx.workspace.resolveForRead(args.path ?? ".");
+    const shownTarget = ctx.workspace.relative(target);
+    if (!(await stat(target).catch(() => undefined)))
+      throw new ToolError(`Error: path not found: ${shownTarget}.`);
+
+    const { rgPath } = await import("@vscode/ripgrep");
+    const rgArgs = [
+      "--line-number",
+      "--with-filename",
+      "--no-heading",
+      "--color",
+      "never",
+      "--no-require-git",
+      "--hidden",
+      "--glob",
+      "!.git",
+      "--glob",
+      "!node_modules",
+      "--sort",
+      "path",
+      "--max-columns",
+      String(MAX_COLUMNS),
+      "--max-columns-preview",
+    ];
+    if (args.ignore_case) rgArgs.push("--ignore-case");
+    if (args.glob) rgArgs.push("--glob", args.glob);
+    // Relative to the workspace root (where rg runs) so results print as workspace paths.
+    rgArgs.push("--regexp", args.pattern, "--", isInside(target, ctx.workspace.root) ? shownTarget : target);
+
+    const run = await runRipgrep(rgPath, rgArgs, ctx.workspace.root, ctx.signal);
+    if (ctx.signal.aborted) throw new ToolError("Error: the search was cancelled.");
+    const matches = run.lines.map((line) => line.replace(/^\.\//, ""));
+    if (run.exitCode === 1 || (matches.length === 0 && run.exitCode === 0)) return "No matches found.";
+    if (matches.length === 0) {
+      throw new ToolError(
+        `Error: ripgrep failed: ${run.stderr.trim() || `exit code ${run.exitCode}`}. ` +
+          "If the pattern is meant literally, escape regex characters such as ( [ { . * + ? with a backslash.",
+      );
+    }
+    const text = truncate(matches.join("\n"), {
+      maxChars: MAX_OUTPUT_CHARS,
+      maxLines: MAX_MATCHES,
+      keep: "head",
+      unit: "matches",
+      alreadyCut: { chars: run.droppedChars, lines: run.droppedLines },
+      nextStep: "Narrow the pattern, path or glob to see the rest.",
+    }).text;
+    const warnings =
+      run.exitCode === 2 ? `\n[ripgrep reported errors: ${run.stderr.trim().slice(0, 500)}]` : "";
+    return text + warnings;
+  },
+});
+
+interface RipgrepRun {
+  exitCode: number | null;
+  /** The first MAX_MATCHES output lines; the rest are only counted. */
+  lines: string[];
+  droppedLines: number;
+  droppedChars: number;
+  stderr: string;
+}
+
+function runRipgrep(rgPath: string, args: string[], cwd: string, signal: AbortSignal): Promise<RipgrepRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
+    const decoder = new StringDecoder("utf8");
+    const run: RipgrepRun = { exitCode: null, lines: [], droppedLines: 0, droppedChars: 0, stderr: "" };
+    let pending = "";
+    const take = (line: string) => {
+      if (run.lines.length < MAX_MATCHES) run.lines.push(line);
+      else {
+        run.droppedLines++;
+        run.droppedChars += line.length + 1;
+      }
+    };
+    child.stdout.on("data", (chunk: Buffer) => {
+      const parts = (pending + decoder.write(chunk)).split("\n");
+      pending = parts.pop() ?? "";
+      for (const line of parts) take(line);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (run.stderr.length < 10_000) run.stderr += chunk.toString("utf8");
+    });
+    child.on("error", (error) => {
+      if (signal.aborted) resolve(run);
+      else reject(new ToolError(`Error: could not run ripgrep: ${error.message}`));
+    });
+    child.on("close", (code) => {
+      const rest = pending + decoder.end();
+      if (rest) take(rest);
+      run.exitCode = code;
+      resolve(run);
+    });
+  });
+}

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import type { AgentResult } from "../agent/events.js";
+import type { LoopExtension } from "../agent/extension.js";
+import type { ModelProvider } from "../providers/provider.js";
+import { lastAssistantText, runSubagent } from "../subagent/run-subagent.js";
+import {
+  AGENT_TYPES,
+  type AgentType,
+  SUBAGENT_TOOL_NAMES,
+  selectSubagentTools,
+} from "../subagent/tool-selection.js";
+import type { SubagentStopInfo } from "../subagent/types.js";
+import { ToolRegistry } from "./registry.js";
+import { defineTool, type Tool, type ToolOutput } from "./tool.js";
+import type { Workspace } from "./workspace.js";
+
+export const SUBAGENT_MAX_TURNS = 30;
+
+export interface TaskToolDeps {
+  provider: ModelProvider;
+  /** The session's base tools; the subagent gets those named in `allowedTools`. */
+  tools: readonly Tool[];
+  workspace: Workspace;
+  /** Extensions inside the subagent: the session's permissions and subagent hooks, not its todo reminder. */
+  extensions: LoopExtension[];
+  systemPrompt: string;
+  /** Default 30. */
+  maxTurns?: number;
+  /** Called when a subagent ends (SubagentStop hooks); failures are reported, never fatal. */
+  onSubagentStop?: (info: SubagentStopInfo) => Promise<void> | void;
+  /** Default SUBAGENT_TOOL_NAMES: bash, read_file, write_file, edit_file, glob, grep. */
+  allowedTools?: readonly string[];
+}
+
+const taskParameters = z.object({
+  description: z.string().min(1).describe("A short (3-6 word) label for the task"),
+  prompt: z.string().min(1).describe("The full task: what to find or do and what to report back"),
+  agent_type: z
+    .enum(AGENT_TYPES)
+    .optional()
+    .describe("'explore' for a read-only investigation; 'general' (default) may also edit and run commands"),
+});
+
+/**
+ * `task`: hands a self-contained job to a subagent with a fresh context. The subagent works
+ * with its own tools and turn limit; only its final text comes back as the tool result.
+ */
+export function createTaskTool(deps: TaskToolDeps) {
+  const allowed = deps.allowedTools ?? SUBAGENT_TOOL_NAMES;
+  const registries = new Map<AgentType, ToolRegistry>(
+    AGENT_TYPES.map((type) => [type, new ToolRegistry(selectSubagentTools(deps.tools, allowed, type))]),
+  );
+  const maxTurns = deps.maxTurns ?? SUBAGENT_MAX_TURNS;
+
+  return defineTool({
+    name: "task",
+    description: `Start a subagent with a fresh context for a self-contained job, such as exploring the codebase to answer a question or making a focused change. It sees only your prompt, so include every detail it needs. It returns only its final answer, which keeps your context small. agent_type 'explore' gives it read-only tools. It stops after ${maxTurns} turns.`,
+    parameters: taskParameters,
+    effect: "none",
+    async execute(args, ctx): Promise<ToolOutput> {
+      const agentType: AgentType = args.agent_type ?? "general";
+      const { result, messages } = await runSubagent(
+        {
+          provider: deps.provider,
+          system: deps.systemPrompt,
+          tools: registries.get(agentType)!,
+          workspace: deps.workspace,
+          extensions: deps.extensions,
+          maxTurns,
+          label: args.description,
+          emit: ctx.emit,
+          signal: ctx.signal,
+        },
+        args.prompt,
+      );
+      const { stats } = result;
+      ctx.emit({
+        type: "notice",
+        level: "info",
+        text: `subagent "${args.description}" stats turns=${stats.turns} tool_calls=${stats.toolCalls} blocked=${stats.blocked}`,
+      });
+      if (deps.onSubagentStop) {
+        try {
+          await deps.onSubagentStop({ description: args.description, agentType, result });
+        } catch (error) {
+          ctx.emit({
+            type: "notice",
+            level: "warn",
+            text: `SubagentStop failed: ${error instanceof Error ? error.message : String(error)}`,
+          });
+        }
+      }
+      return toToolOutput(result, lastAssistantText(messages), maxTurns);
+    },
+  });
+}
+
+function toToolOutput(result: AgentResult, lastText: string, maxTurns: number): ToolOutput {
+  switch (result.stop) {
+    case "done":
+      return { content: result.text.trim() || "(The subagent finished without a final message.)" };
+    case "max_turns":
+      return {
+        content: `${lastText || "(no text)"}\n\n[Note: the subagent stopped after ${maxTurns} turns without a final answer; the text above is its last message. Split the task or ask for less.]`,
+      };
+    case "aborted":
+      return { content: "Error: the subagent was cancelled by the user.", isError: true };
+    default:
+      return {
+        content: `Error: the subagent failed: ${result.error?.message ?? "unknown error"}${lastText ? `\nIts last message: ${lastText}` : ""}`,
+        isError: true,
+      };
+  }
+}

@@ -1,0 +1,43 @@
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { defineTool, ToolError } from "./tool.js";
+import { pathRuleSubject } from "./workspace.js";
+
+const parameters = z.object({
+  path: z.string().min(1).describe("File path, relative to the workspace root or absolute"),
+  content: z.string().describe("The complete new content of the file"),
+});
+
+export const writeFileTool = defineTool({
+  name: "write_file",
+  description:
+    "Writes a file with the given content, creating missing parent folders; an existing file is replaced entirely. " +
+    "To change part of a file, use edit_file.",
+  parameters,
+  effect: "write",
+  ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
+  async execute(args, ctx) {
+    const file = ctx.workspace.resolveForWrite(args.path);
+    const shown = ctx.workspace.relative(file);
+    const existing = await stat(file).catch(() => undefined);
+    if (existing?.isDirectory()) throw new ToolError(`Error: ${shown} is a directory; give a file path.`);
+    await mkdir(path.dirname(file), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST" && error.code !== "ENOTDIR") throw error;
+      throw new ToolError(`Error: cannot write ${shown}: part of its folder path is an existing file.`);
+    });
+    await writeFile(file, args.content, "utf8");
+    const bytes = Buffer.byteLength(args.content, "utf8");
+    return `${existing ? "Overwrote" : "Created"} ${shown} (${bytes} bytes, ${plural(countLines(args.content), "line")}).`;
+  },
+});
+
+/** Lines as an editor counts them: a trailing newline does not start another line. */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

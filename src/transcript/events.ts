@@ -1,0 +1,38 @@
+import type { Message, Usage } from "../core/messages.js";
+
+/**
+ * One line of a session transcript (`~/.hx/sessions/<project>/<id>.jsonl`). Every line also
+ * carries `at`, an ISO timestamp. The history is rebuilt by replaying `message` lines and
+ * letting `compaction` / `history` lines replace what came before.
+ */
+export type TranscriptEvent =
+  | {
+      type: "session";
+      version: 1;
+      id: string;
+      cwd: string;
+      provider: string;
+      model: string;
+    }
+  /** The session was opened again (`--continue`, `--resume`). */
+  | { type: "resume" }
+  /** One message appended to the history: a prompt, an answer with its tool calls, a result. */
+  | { type: "message"; message: Message }
+  /** Usage reported for one model request. */
+  | { type: "usage"; usage: Usage }
+  /** History summarised; `messages` is the whole history from here on. */
+  | {
+      type: "compaction";
+      trigger: "auto" | "manual";
+      focus?: string;
+      summary: string;
+      droppedMessages: number;
+      tokensBefore: number;
+      tokensAfter: number;
+      reinjectedSkills: string[];
+      messages: Message[];
+    }
+  /** History rewritten some other way (or repaired on resume); `messages` replaces it. */
+  | { type: "history"; messages: Message[] };
+
+export type TranscriptLine = TranscriptEvent & { at: string };

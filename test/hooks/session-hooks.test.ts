@@ -1,0 +1,285 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../src/agent/events.js";
+import type { HookMatcher } from "../../src/config/settings.js";
+import { createSessionHooks } from "../../src/hooks/hooks.js";
+import { HookRegistry } from "../../src/hooks/registry.js";
+import { createPermissionExtension } from "../../src/permissions/extension.js";
+import { parseRules } from "../../src/permissions/rules.js";
+import { fakeBaseTools, recordingTool, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
+import { ScriptedModel } from "../support/scripted-model.js";
+
+function hooksWith(settings: Record<string, HookMatcher[]>, cwd = tempDir()) {
+  const { registry, warnings } = HookRegistry.fromSettings(settings);
+  expect(warnings).toEqual([]);
+  const lines: string[] = [];
+  const events: AgentEvent[] = [];
+  const hooks = createSessionHooks({
+    registry,
+    sessionId: "session-1",
+    cwd,
+    log: (line) => lines.push(line),
+    emit: (event) => events.push(event),
+  });
+  return { hooks, lines, events, cwd };
+}
+
+const command = (text: string, timeout?: number) => ({ type: "command" as const, command: text, timeout });
+
+describe("built-in log hook", () => {
+  it("prints exactly the seed's lines", async () => {
+    const { hooks, lines, cwd } = hooksWith({});
+    const skill = recordingTool(
+      "load_skill",
+      "none",
+      `<skill name="sync-upstream">${"x".repeat(797)}</skill>`,
+    );
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "load_skill", arguments: { subject: "sync-upstream" } }] },
+      { text: "summary" },
+    ]);
+    await hooks.runPromptHooks("load it");
+    await runLoop({ provider: model, tools: [skill], extensions: [hooks.extension], root: cwd });
+    expect(lines).toEqual([
+      `[HOOK] UserPromptSubmit cwd=${cwd}`,
+      `[HOOK] PreToolUse load_skill({"subject":"sync-upstream"})`,
+      "[HOOK] PostToolUse load_skill output_chars=833",
+      "[HOOK] Stop: turns=2, tool_calls=1, blocked=0",
+    ]);
+  });
+});
+
+describe("command hooks in the loop (real processes)", () => {
+  it("PreToolUse exit 2: the call is not run, stderr is the tool result, counted as blocked", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "pre.json");
+    const { hooks } = hooksWith(
+      {
+        PreToolUse: [
+          { matcher: "bash", hooks: [command(`cat > '${file}'; echo 'pushing is not allowed' >&2; exit 2`)] },
+        ],
+      },
+      dir,
+    );
+    const tools = fakeBaseTools();
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "bash", arguments: { subject: "git push" } }] },
+      { text: "ok" },
+    ]);
+    const { messages, result } = await runLoop({
+      provider: model,
+      tools,
+      extensions: [hooks.extension],
+      root: dir,
+    });
+    expect(toolResults(messages)).toEqual(["pushing is not allowed"]);
+    expect(tools[0].calls).toHaveLength(0);
+    expect(result.stats.blocked).toBe(1);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      hook_event_name: "PreToolUse",
+      session_id: "session-1",
+      cwd: dir,
+      tool_name: "bash",
+      tool_input: { subject: "git push" },
+    });
+  });
+
+  it("the matcher picks tools: write_file|edit_file does not fire for bash", async () => {
+    const { hooks } = hooksWith({
+      PreToolUse: [{ matcher: "write_file|edit_file", hooks: [command("exit 2")] }],
+    });
+    const tools = fakeBaseTools();
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { name: "bash", arguments: { subject: "ls" } },
+          { name: "edit_file", arguments: { subject: "a" } },
+        ],
+      },
+      { text: "ok" },
+    ]);
+    const { messages } = await runLoop({ provider: model, tools, extensions: [hooks.extension] });
+    const [bash, edit] = toolResults(messages);
+    expect(bash).toBe("bash ran");
+    expect(edit).toContain("gave no reason");
+  });
+
+  it("PostToolUse gets tool_output; other exit codes warn and the agent goes on", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "post.json");
+    const { hooks } = hooksWith(
+      { PostToolUse: [{ matcher: "*", hooks: [command(`cat > '${file}'; exit 3`)] }] },
+      dir,
+    );
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "read_file", arguments: { subject: "a" } }] },
+      { text: "ok" },
+    ]);
+    const { messages, events, result } = await runLoop({
+      provider: model,
+      tools: fakeBaseTools(),
+      extensions: [hooks.extension],
+      root: dir,
+    });
+    expect(result.text).toBe("ok");
+    expect(toolResults(messages)).toEqual(["read_file ran"]);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({
+      hook_event_name: "PostToolUse",
+      tool_name: "read_file",
+      tool_output: "read_file ran",
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "notice",
+        level: "warn",
+        text: expect.stringContaining("exited with code 3"),
+      }),
+    );
+  });
+
+  it("PostToolUse exit 2 shows stderr to the model with the output", async () => {
+    const { hooks } = hooksWith({ PostToolUse: [{ hooks: [command("echo 'lint failed' >&2; exit 2")] }] });
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "write_file", arguments: { subject: "a" } }] },
+      { text: "ok" },
+    ]);
+    const { messages } = await runLoop({
+      provider: model,
+      tools: fakeBaseTools(),
+      extensions: [hooks.extension],
+    });
+    expect(toolResults(messages)[0]).toBe("write_file ran\n\n[PostToolUse hook] lint failed");
+  });
+
+  it("a hook that hangs is killed at its timeout and the call goes on", async () => {
+    const { hooks } = hooksWith({ PreToolUse: [{ hooks: [command("sleep 30", 0.3)] }] });
+    const model = new ScriptedModel([{ toolCalls: [{ name: "grep", arguments: {} }] }, { text: "ok" }]);
+    const started = Date.now();
+    const { messages, events } = await runLoop({
+      provider: model,
+      tools: fakeBaseTools(),
+      extensions: [hooks.extension],
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(toolResults(messages)).toEqual(["grep ran"]);
+    expect(events).toContainEqual(expect.objectContaining({ text: expect.stringContaining("timed out") }));
+  });
+
+  it("a hook that cannot start never stops the agent", async () => {
+    const { hooks } = hooksWith({ PreToolUse: [{ hooks: [command("/no/such/hook-binary")] }] });
+    const model = new ScriptedModel([{ toolCalls: [{ name: "grep", arguments: {} }] }, { text: "ok" }]);
+    const { messages, result } = await runLoop({
+      provider: model,
+      tools: fakeBaseTools(),
+      extensions: [hooks.extension],
+    });
+    expect(toolResults(messages)).toEqual(["grep ran"]);
+    expect(result.stop).toBe("done");
+  });
+
+  it("Stop exit 2 feeds stderr back and the loop goes on, at most 3 times", async () => {
+    const dir = tempDir();
+    const log = path.join(dir, "stop.log");
+    const { hooks } = hooksWith(
+      { Stop: [{ hooks: [command(`cat >> '${log}'; echo 'run the tests first' >&2; exit 2`)] }] },
+      dir,
+    );
+    const model = new ScriptedModel([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }]);
+    const { messages, result } = await runLoop({
+      provider: model,
+      tools: [],
+      extensions: [hooks.extension],
+      root: dir,
+    });
+    expect(result).toMatchObject({ stop: "done", text: "d" });
+    expect(messages.filter((m) => m.role === "user" && m.content === "run the tests first")).toHaveLength(3);
+    const payloads = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(payloads.map((p) => p.stop_hook_active)).toEqual([false, true, true]);
+  });
+
+  it("hooks and permissions together: a hook-blocked call never reaches the asker", async () => {
+    const { hooks } = hooksWith({ PreToolUse: [{ hooks: [command("echo nope >&2; exit 2")] }] });
+    let asked = 0;
+    const permissions = createPermissionExtension({
+      mode: "default",
+      rules: parseRules({}).rules,
+      projectRoot: tempDir(),
+      ask: async () => {
+        asked += 1;
+        return "yes";
+      },
+    });
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "bash", arguments: { subject: "ls" } }] },
+      { text: "ok" },
+    ]);
+    const { messages } = await runLoop({
+      provider: model,
+      tools: fakeBaseTools(),
+      extensions: [hooks.extension, permissions],
+    });
+    expect(toolResults(messages)).toEqual(["nope"]);
+    expect(asked).toBe(0);
+  });
+});
+
+describe("session-level hooks", () => {
+  it("UserPromptSubmit exit 2 refuses the prompt with stderr; the payload has the prompt", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "prompt.json");
+    const { hooks } = hooksWith(
+      {
+        UserPromptSubmit: [{ hooks: [command(`cat > '${file}'; echo 'no secrets in prompts' >&2; exit 2`)] }],
+      },
+      dir,
+    );
+    expect(await hooks.runPromptHooks("my password is hunter2")).toEqual({
+      blocked: "no secrets in prompts",
+    });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      hook_event_name: "UserPromptSubmit",
+      session_id: "session-1",
+      cwd: dir,
+      prompt: "my password is hunter2",
+    });
+  });
+
+  it("UserPromptSubmit and SessionStart stdout comes back as context; failures warn", async () => {
+    const { hooks, events } = hooksWith({
+      UserPromptSubmit: [{ hooks: [command("echo 'branch: main'"), command("exit 7")] }],
+      SessionStart: [{ hooks: [command("echo started")] }],
+    });
+    expect(await hooks.runPromptHooks("hi")).toEqual({ context: "branch: main" });
+    expect(await hooks.runSessionStart()).toEqual({ context: "started" });
+    expect(events).toContainEqual(
+      expect.objectContaining({ level: "warn", text: expect.stringContaining("code 7") }),
+    );
+  });
+
+  it("SubagentStop runs with the subagent's description and logs its stats", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "sub.json");
+    const { hooks, lines } = hooksWith({ SubagentStop: [{ hooks: [command(`cat > '${file}'`)] }] }, dir);
+    await hooks.runSubagentStop({
+      description: "find tests",
+      agentType: "explore",
+      result: {
+        text: "found 3",
+        stop: "done",
+        stats: { turns: 2, toolCalls: 1, blocked: 0, usage: {} as never },
+      },
+    });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({
+      hook_event_name: "SubagentStop",
+      description: "find tests",
+      agent_type: "explore",
+      final_text: "found 3",
+    });
+    expect(lines).toEqual(["  [HOOK] SubagentStop: turns=2, tool_calls=1, blocked=0"]);
+  });
+});

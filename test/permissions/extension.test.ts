@@ -1,0 +1,213 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import type { PermissionAsker, PermissionRequest } from "../../src/permissions/ask.js";
+import { createPermissionExtension } from "../../src/permissions/extension.js";
+import type { PermissionMode } from "../../src/permissions/modes.js";
+import { parseRules } from "../../src/permissions/rules.js";
+import { fakeBaseTools, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
+import { ScriptedModel } from "../support/scripted-model.js";
+
+function setup(options: { mode?: PermissionMode; allow?: string[]; ask?: PermissionAsker; root?: string }) {
+  const root = options.root ?? tempDir();
+  const { rules } = parseRules({ allow: options.allow ?? [] });
+  const extension = createPermissionExtension({
+    mode: options.mode ?? "default",
+    rules,
+    projectRoot: root,
+    ask: options.ask,
+  });
+  return { root, extension };
+}
+
+const callBash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { subject: command } }] });
+
+describe("permission extension in the loop", () => {
+  it("without an asker, denies at once with how to allow it, and counts it as blocked", async () => {
+    const { root, extension } = setup({});
+    const tools = fakeBaseTools();
+    const model = new ScriptedModel([callBash("git status"), { text: "done" }]);
+    const started = Date.now();
+    const { result, messages } = await runLoop({ provider: model, tools, extensions: [extension], root });
+    expect(Date.now() - started).toBeLessThan(1000);
+    const [denial] = toolResults(messages);
+    expect(denial).toMatch(/^Permission denied: /);
+    expect(denial).toContain("no terminal to ask");
+    expect(denial).toContain('"bash(git status)"');
+    expect(denial).toContain(".hx/settings.json");
+    expect(denial).toContain("--permission-mode");
+    expect(tools[0].calls).toHaveLength(0);
+    expect(result.stats.blocked).toBe(1);
+    expect(result.stats.toolCalls).toBe(1);
+  });
+
+  it("a headless decision resolves immediately (no timer, no input)", async () => {
+    const { extension } = setup({});
+    const tool = fakeBaseTools()[2];
+    const pending = extension.beforeToolCall!(
+      { ok: true, call: { id: "1", name: "write_file", arguments: "{}" }, tool, args: { subject: "a.ts" } },
+      {
+        messages: [],
+        turn: 1,
+        stats: { turns: 1, toolCalls: 1, blocked: 0, usage: {} as never },
+        emit: () => {},
+        signal: new AbortController().signal,
+      },
+    );
+    const winner = await Promise.race([
+      pending,
+      new Promise((resolve) => setImmediate(() => resolve("waited"))),
+    ]);
+    expect(winner).toMatchObject({ block: expect.stringContaining("--permission-mode acceptEdits") });
+  });
+
+  it("allowed calls run; rules are matched against ruleSubject", async () => {
+    const { root, extension } = setup({ allow: ["bash(git *)"] });
+    const tools = fakeBaseTools();
+    const model = new ScriptedModel([callBash("git log"), { text: "ok" }]);
+    const { result } = await runLoop({ provider: model, tools, extensions: [extension], root });
+    expect(tools[0].calls).toEqual([{ subject: "git log" }]);
+    expect(result.stats.blocked).toBe(0);
+  });
+
+  it("asks with the call as a rule; 'no' refuses, 'yes' runs", async () => {
+    const requests: PermissionRequest[] = [];
+    const answers = ["no", "yes"] as const;
+    const ask: PermissionAsker = async (request) => {
+      requests.push(request);
+      return answers[requests.length - 1];
+    };
+    const { root, extension } = setup({ ask });
+    const tools = fakeBaseTools();
+    const model = new ScriptedModel([callBash("make"), callBash("make"), { text: "ok" }]);
+    const { messages, result } = await runLoop({ provider: model, tools, extensions: [extension], root });
+    expect(requests.map((request) => request.rule)).toEqual(["bash(make)", "bash(make)"]);
+    expect(toolResults(messages)[0]).toMatch(/^Permission denied: the user declined bash\(make\)/);
+    expect(toolResults(messages)[1]).toBe("bash ran");
+    expect(result.stats.blocked).toBe(1);
+  });
+
+  it("'always' saves an allow rule to .hx/settings.local.json (merged) and stops asking", async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, ".hx"));
+    const file = path.join(root, ".hx", "settings.local.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ model: "x", permissions: { allow: ["read_file"], deny: ["bash(rm*)"] } }),
+    );
+    const ask = vi.fn<PermissionAsker>(async () => "always");
+    const { extension } = setup({ ask, root });
+    const tools = fakeBaseTools();
+    const model = new ScriptedModel([callBash("npm test"), callBash("npm test"), { text: "ok" }]);
+    const { events } = await runLoop({ provider: model, tools, extensions: [extension], root });
+    expect(ask).toHaveBeenCalledTimes(1);
+    expect(tools[0].calls).toHaveLength(2);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      model: "x",
+      permissions: { allow: ["read_file", "bash(npm test)"], deny: ["bash(rm*)"] },
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "notice", text: expect.stringContaining("bash(npm test)") }),
+    );
+  });
+
+  it("'always' creates the .hx folder when missing", async () => {
+    const { root, extension } = setup({ ask: async () => "always" });
+    const model = new ScriptedModel([callBash("ls"), { text: "ok" }]);
+    await runLoop({ provider: model, tools: fakeBaseTools(), extensions: [extension], root });
+    const saved = JSON.parse(readFileSync(path.join(root, ".hx", "settings.local.json"), "utf8"));
+    expect(saved).toEqual({ permissions: { allow: ["bash(ls)"] } });
+  });
+
+  it("plan mode refuses writes and commands, allows reads, and never asks", async () => {
+    const ask = vi.fn<PermissionAsker>(async () => "yes");
+    const { root, extension } = setup({ mode: "plan", ask, allow: ["bash"] });
+    const tools = fakeBaseTools();
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { name: "read_file", arguments: { subject: "a.ts" } },
+          { name: "write_file", arguments: { subject: "a.ts" } },
+          { name: "bash", arguments: { subject: "ls" } },
+        ],
+      },
+      { text: "plan" },
+    ]);
+    const { messages, result } = await runLoop({ provider: model, tools, extensions: [extension], root });
+    const [read, write, bash] = toolResults(messages);
+    expect(read).toBe("read_file ran");
+    expect(write).toMatch(/^Permission denied: plan mode/);
+    expect(bash).toMatch(/^Permission denied: plan mode/);
+    expect(ask).not.toHaveBeenCalled();
+    expect(result.stats.blocked).toBe(2);
+  });
+
+  it("the block list holds in bypassPermissions, with an asker and an allow-all rule", async () => {
+    const ask = vi.fn<PermissionAsker>(async () => "yes");
+    const { root, extension } = setup({ mode: "bypassPermissions", ask, allow: ["bash"] });
+    const tools = fakeBaseTools();
+    const model = new ScriptedModel([callBash("rm -rf /"), { text: "ok" }]);
+    const { messages } = await runLoop({ provider: model, tools, extensions: [extension], root });
+    expect(toolResults(messages)[0]).toMatch(/^Permission denied: .*block list/);
+    expect(tools[0].calls).toHaveLength(0);
+    expect(ask).not.toHaveBeenCalled();
+  });
+
+  it("an asker that throws counts as 'no'", async () => {
+    const { root, extension } = setup({
+      ask: async () => {
+        throw new Error("tty gone");
+      },
+    });
+    const model = new ScriptedModel([callBash("make"), { text: "ok" }]);
+    const { messages } = await runLoop({
+      provider: model,
+      tools: fakeBaseTools(),
+      extensions: [extension],
+      root,
+    });
+    expect(toolResults(messages)[0]).toMatch(/^Permission denied: the user declined/);
+  });
+});
+
+describe("with the real base tools", () => {
+  it("path rules see workspace-relative subjects; commands match on the command", async () => {
+    const { createBaseTools } = await import("../../src/tools/base-tools.js");
+    const { Workspace } = await import("../../src/tools/workspace.js");
+    const root = tempDir();
+    const workspace = new Workspace(root);
+    const { rules } = parseRules({ allow: ["write_file(src/**)", "bash(echo *)"] });
+    const extension = createPermissionExtension({
+      mode: "default",
+      rules,
+      projectRoot: workspace.root,
+      workspace,
+    });
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          {
+            name: "write_file",
+            arguments: { path: path.join(workspace.root, "src", "a.txt"), content: "hi\n" },
+          },
+          { name: "write_file", arguments: { path: "README.md", content: "x\n" } },
+          { name: "bash", arguments: { command: "echo allowed" } },
+          { name: "bash", arguments: { command: "echo ok && touch nope" } },
+        ],
+      },
+      { text: "ok" },
+    ]);
+    const { messages } = await runLoop({
+      provider: model,
+      tools: createBaseTools(),
+      extensions: [extension],
+      root: workspace.root,
+    });
+    const [inside, readme, echo, compound] = toolResults(messages);
+    expect(inside).not.toMatch(/^Permission denied/);
+    expect(readFileSync(path.join(workspace.root, "src", "a.txt"), "utf8")).toBe("hi\n");
+    expect(readme).toMatch(/^Permission denied: write_file\(README.md\)/);
+    expect(echo).toContain("allowed");
+    expect(compound).toMatch(/^Permission denied/);
+  });
+});

@@ -1,0 +1,115 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  buildSkillCatalog,
+  CATALOG_HEADER,
+  CATALOG_INSTRUCTIONS,
+  NAME_ONLY_PREFIX,
+  resolveCatalogBudget,
+} from "../../src/skills/catalog.js";
+import { fakeSkill } from "./helpers.js";
+
+const length = (text: string) => [...text].length;
+
+describe("buildSkillCatalog", () => {
+  it("lists `- name: description` sorted by name, never a body, between header and instructions", () => {
+    const catalog = buildSkillCatalog([fakeSkill("sync-upstream"), fakeSkill("course-blog")]);
+    expect(catalog.text).toBe(
+      [
+        CATALOG_HEADER,
+        "- course-blog: Does course-blog.",
+        "- sync-upstream: Does sync-upstream.",
+        CATALOG_INSTRUCTIONS,
+      ].join("\n"),
+    );
+    expect(catalog.text).not.toContain("Steps.");
+    expect(catalog.listed).toEqual(["course-blog", "sync-upstream"]);
+  });
+
+  it("is empty with no visible skills and leaves out disable-model-invocation ones", () => {
+    expect(buildSkillCatalog([]).text).toBe("");
+    const catalog = buildSkillCatalog([
+      fakeSkill("a"),
+      fakeSkill("manual", "m", { disableModelInvocation: true }),
+    ]);
+    expect(catalog.text).not.toContain("manual");
+    expect(catalog.listed).toEqual(["a"]);
+    expect(buildSkillCatalog([fakeSkill("manual", "m", { disableModelInvocation: true })]).text).toBe("");
+  });
+
+  it("collapses multi-line descriptions to one line", () => {
+    const catalog = buildSkillCatalog([fakeSkill("a", "line one\nline two\n\n  para")]);
+    expect(catalog.text).toContain("- a: line one line two para\n");
+  });
+
+  it("is byte-identical for the same skills in any order", () => {
+    const skills = ["c", "a", "b"].map((n) => fakeSkill(n, `Description of ${n} `.repeat(5)));
+    const first = buildSkillCatalog(skills, { budget: 300 });
+    expect(buildSkillCatalog([...skills].reverse(), { budget: 300 })).toEqual(first);
+  });
+
+  it("over budget, shortens descriptions evenly with … before dropping any", () => {
+    const skills = ["a", "b", "c"].map((n) => fakeSkill(n, `${n.toUpperCase()} ${"word ".repeat(30)}end`));
+    const full = buildSkillCatalog(skills).text;
+    const budget = length(full) - 120;
+    const catalog = buildSkillCatalog(skills, { budget });
+    expect(length(catalog.text)).toBeLessThanOrEqual(budget);
+    expect(catalog.shortened).toEqual(["a", "b", "c"]);
+    expect(catalog.nameOnly).toEqual([]);
+    const lines = catalog.text.split("\n").filter((l) => l.startsWith("- "));
+    expect(lines).toHaveLength(3);
+    expect(lines.every((l) => l.endsWith("…"))).toBe(true);
+    expect(new Set(lines.map((l) => length(l))).size).toBe(1);
+  });
+
+  it("then lists the rest by name only; every skill stays visible", () => {
+    const skills = Array.from({ length: 30 }, (_, i) =>
+      fakeSkill(`skill-${String(i).padStart(2, "0")}`, "x".repeat(200)),
+    );
+    const catalog = buildSkillCatalog(skills, { budget: 1000 });
+    expect(catalog.nameOnly.length).toBeGreaterThan(0);
+    expect(length(catalog.text)).toBeLessThanOrEqual(1000);
+    for (const skill of skills) expect(catalog.text).toContain(skill.name);
+    expect(catalog.text).toContain(NAME_ONLY_PREFIX);
+    expect(catalog.overBudget).toBe(false);
+  });
+
+  it("never drops a skill, whatever the budget (property)", () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name, { maxLength: 40 }),
+        fc.string({ maxLength: 300 }),
+        fc.nat(5000),
+        (names, description, budget) => {
+          const catalog = buildSkillCatalog(
+            names.map((n) => fakeSkill(n, description || n)),
+            { budget },
+          );
+          const body = catalog.text.split("\n").slice(1, -1).join("\n");
+          for (const n of names) {
+            const listed = body.includes(`- ${n}: `) || catalog.nameOnly.includes(n);
+            if (!listed) return false;
+          }
+          return catalog.overBudget || length(catalog.text) <= budget || names.length === 0;
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("costs at most 10 characters per skill beyond its name and description", () => {
+    const skills = Array.from({ length: 50 }, (_, i) => fakeSkill(`s${i}`, `description ${i}`));
+    const own = skills.reduce((sum, s) => sum + s.name.length + s.description.length, 0);
+    const fixed = CATALOG_HEADER.length + CATALOG_INSTRUCTIONS.length + 1;
+    expect((buildSkillCatalog(skills).text.length - own - fixed) / skills.length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe("resolveCatalogBudget", () => {
+  it("defaults to 2% of the context window at 4 chars per token; settings override", () => {
+    expect(resolveCatalogBudget(128_000)).toBe(10_240);
+    expect(resolveCatalogBudget(128_000, 0.05)).toBe(25_600);
+    expect(resolveCatalogBudget(128_000, 4000)).toBe(4000);
+  });
+});

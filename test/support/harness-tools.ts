@@ -1,0 +1,92 @@
+// Small in-memory tools and a loop runner for the permission, hook, todo and subagent tests.
+// The tools record their calls instead of touching the disk or running commands.
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import type { AgentEvent, AgentResult } from "../../src/agent/events.js";
+import type { LoopExtension } from "../../src/agent/extension.js";
+import { runAgentLoop } from "../../src/agent/loop.js";
+import type { Message } from "../../src/core/messages.js";
+import type { ModelProvider } from "../../src/providers/provider.js";
+import { ToolRegistry } from "../../src/tools/registry.js";
+import { defineTool, type Tool, type ToolEffect } from "../../src/tools/tool.js";
+import { Workspace } from "../../src/tools/workspace.js";
+
+export interface RecordingTool extends Tool {
+  calls: unknown[];
+}
+
+/** A tool with the given effect whose rule subject is its `subject` field; it echoes what it got. */
+export function recordingTool(name: string, effect: ToolEffect, output = `${name} ran`): RecordingTool {
+  const calls: unknown[] = [];
+  const tool = defineTool({
+    name,
+    description: `fake ${name}`,
+    effect,
+    parameters: z.object({ subject: z.string().optional() }),
+    ruleSubject: (args) => args.subject,
+    async execute(args) {
+      calls.push(args);
+      return output;
+    },
+  });
+  return Object.assign(tool, { calls }) as RecordingTool;
+}
+
+/** The seed's base tools, faked: bash, read_file, write_file, edit_file, glob, grep. */
+export function fakeBaseTools(): RecordingTool[] {
+  return [
+    recordingTool("bash", "execute"),
+    recordingTool("read_file", "read"),
+    recordingTool("write_file", "write"),
+    recordingTool("edit_file", "write"),
+    recordingTool("glob", "read"),
+    recordingTool("grep", "read"),
+  ];
+}
+
+export function tempDir(prefix = "hx-test-"): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface LoopRun {
+  result: AgentResult;
+  events: AgentEvent[];
+  messages: Message[];
+}
+
+/** Runs the real agent loop once with the given pieces. */
+export async function runLoop(options: {
+  provider: ModelProvider;
+  tools: Tool[];
+  extensions?: LoopExtension[];
+  prompt?: string;
+  messages?: Message[];
+  maxTurns?: number;
+  root?: string;
+  signal?: AbortSignal;
+  system?: string;
+}): Promise<LoopRun> {
+  const events: AgentEvent[] = [];
+  const messages = options.messages ?? [{ role: "user", content: options.prompt ?? "go" }];
+  const result = await runAgentLoop(
+    {
+      provider: options.provider,
+      system: options.system ?? "system",
+      tools: new ToolRegistry(options.tools),
+      workspace: new Workspace(options.root ?? tempDir()),
+      maxTurns: options.maxTurns ?? 10,
+      extensions: options.extensions ?? [],
+      emit: (event) => events.push(event),
+      signal: options.signal,
+    },
+    messages,
+  );
+  return { result, events, messages };
+}
+
+/** The contents of the tool results in a history, in order. */
+export function toolResults(messages: Message[]): string[] {
+  return messages.flatMap((message) => (message.role === "tool" ? [message.content] : []));
+}

@@ -1,0 +1,107 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { bashTool } from "../../src/tools/bash.js";
+import { setup } from "./helpers.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("bash", () => {
+  it("runs in the workspace root and returns stdout and stderr together", async () => {
+    const { root, call } = setup();
+    const result = await call("bash", { command: "pwd; echo out; echo err >&2; echo out2" });
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toBe(`${root}\nout\nerr\nout2`);
+  });
+
+  it("reports a non-zero exit as 'Exit code: N' without marking the result an error", async () => {
+    const { call } = setup();
+    const result = await call("bash", { command: "echo failing; exit 3" });
+    expect(result).toEqual({ content: "failing\n\nExit code: 3" });
+  });
+
+  it("says (no output) when the command prints nothing", async () => {
+    const { call } = setup();
+    expect(await call("bash", { command: "true" })).toEqual({ content: "(no output)" });
+    expect((await call("bash", { command: "exit 1" })).content).toBe("(no output)\n\nExit code: 1");
+  });
+
+  it("gives the command no stdin, so reading input ends at once", async () => {
+    const { call } = setup();
+    const started = Date.now();
+    const result = await call("bash", { command: 'cat; read -r line; echo "read status $?"', timeout: 10 });
+    expect(result.content).toBe("read status 1");
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("on timeout kills the whole process group, background children included, and shows output so far", async () => {
+    const { root, call } = setup();
+    const marker = path.join(root, "late-write");
+    const started = Date.now();
+    const result = await call("bash", {
+      command: `(sleep 1.5; echo late > '${marker}') & echo started; sleep 30`,
+      timeout: 0.5,
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/^started\n\nError: the command timed out after 0\.5 s/);
+    await sleep(2000);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("does not wait for background jobs that outlive the command", async () => {
+    const { call } = setup();
+    const started = Date.now();
+    const result = await call("bash", { command: "sleep 5 & echo done", timeout: 10 });
+    expect(result.content).toBe("done");
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("on abort kills the process group and returns the cancellation error", async () => {
+    const { root, call } = setup();
+    const marker = path.join(root, "late-write");
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = call("bash", { command: `(sleep 1.5; touch '${marker}') & sleep 30` }, controller.signal);
+    setTimeout(() => controller.abort(), 300);
+    const result = await pending;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result).toEqual({ content: "Error: the call was cancelled by the user.", isError: true });
+    await sleep(2000);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("caps long output, keeping head and tail with a note about the cut", async () => {
+    const { call } = setup();
+    const result = await call("bash", { command: "seq 1 100000" });
+    expect(result.content.length).toBeLessThanOrEqual(50_000);
+    expect(result.content.startsWith("1\n2\n3\n")).toBe(true);
+    expect(result.content.endsWith("99999\n100000")).toBe(true);
+    expect(result.content).toMatch(
+      /\[… [\d,]+ lines \([\d,]+ chars\) cut from the middle\. .*narrow the command/,
+    );
+  });
+
+  it("keeps the note exact when output overflows the in-memory buffer", async () => {
+    const { call } = setup();
+    // 3,000,000 lines of "y\n": 6,000,000 chars, more than the buffer keeps.
+    const result = await call("bash", { command: "yes | head -n 3000000" });
+    const note = result.content.match(/\[… ([\d,]+) lines \(([\d,]+) chars\) cut/);
+    expect(note).not.toBeNull();
+    const shownLines = result.content.split("\n").filter((line) => line === "y").length;
+    expect(Number(note![1].replaceAll(",", "")) + shownLines).toBe(3_000_000);
+    expect(result.content.length).toBeLessThanOrEqual(50_000);
+  });
+
+  it("rejects a timeout above the maximum through the registry", async () => {
+    const { call } = setup();
+    const result = await call("bash", { command: "true", timeout: 601 });
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/invalid arguments for bash: timeout/);
+  });
+
+  it("uses the command as the permission rule subject", () => {
+    expect(bashTool.ruleSubject?.({ command: "git push origin" })).toBe("git push origin");
+    expect(bashTool.effect).toBe("execute");
+  });
+});

@@ -1,7 +1,8 @@
 import type { EventSink } from "../agent/events.js";
+import { terminalAskerIfInteractive } from "../permissions/index.js";
 import { ProviderError } from "../providers/provider.js";
 import type { SessionRunResult } from "../session/agent-session.js";
-import { createSession } from "../session/create-session.js";
+import { openSession } from "./open-session.js";
 import { createStreamJsonSink, resultSummary } from "./output-formats.js";
 import { prepareRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
@@ -13,18 +14,11 @@ import { formatStatsLine } from "./trace-format.js";
  * and the closing stats line to stderr. Returns the exit code.
  */
 export async function runAgentCommand(task: string, flags: RunFlags): Promise<number> {
-  const { cwd, config, settings, provider } = await prepareRun(flags);
+  const prepared = await prepareRun(flags);
+  const { config } = prepared;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  for (const warning of settings.warnings) log(`warning: ${warning}`);
-
-  const session = await createSession({
-    cwd,
-    provider,
-    settings,
-    maxTurns: config.maxTurns,
-    verbose: config.verbose,
-    log,
-  });
+  // Asks only when a person is at the terminal; in scripts and CI such calls are denied at once.
+  const session = await openSession(prepared, flags, { log, ask: terminalAskerIfInteractive() });
 
   const emit: EventSink =
     config.outputFormat === "stream-json"

@@ -1,6 +1,11 @@
+import { realpathSync } from "node:fs";
 import readline from "node:readline";
 import pc from "picocolors";
-import { createSession } from "../session/create-session.js";
+import { createTerminalAsker } from "../permissions/index.js";
+import type { AgentSession } from "../session/agent-session.js";
+import type { SlashCommand } from "../session/slash-commands.js";
+import { findSession, formatSessionList, listSessions, readTranscript } from "../transcript/index.js";
+import { openSession } from "./open-session.js";
 import { prepareRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
@@ -9,25 +14,21 @@ import { VERSION } from "./version.js";
 
 const PROMPT = "hx >> ";
 
-const HELP = [
-  "Type a task and press Enter. The conversation is kept between prompts.",
-  "  /help        this help",
-  "  /exit        leave (or Ctrl-D)",
-  "  Ctrl-C       cancel the running turn (at the prompt: clear the line)",
-].join("\n");
-
 /** `hx` without arguments: an interactive session. Returns the exit code. */
 export async function runInteractive(flags: RunFlags): Promise<number> {
-  const { cwd, config, settings, provider } = await prepareRun(flags);
+  const prepared = await prepareRun(flags);
+  const { cwd, config, provider } = prepared;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  for (const warning of settings.warnings) log(`warning: ${warning}`);
-  const session = await createSession({
-    cwd,
-    provider,
-    settings,
-    maxTurns: config.maxTurns,
-    verbose: config.verbose,
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    prompt: PROMPT,
+    historySize: 500,
+    terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+  });
+  const session = await openSession(prepared, flags, {
     log,
+    ask: process.stdin.isTTY ? createTerminalAsker({ readline: rl, output: process.stderr }) : undefined,
   });
   const render = createTerminalRenderer({
     stdout: process.stdout,
@@ -36,14 +37,8 @@ export async function runInteractive(flags: RunFlags): Promise<number> {
     showReasoning: true,
     verbose: config.verbose,
   });
+  const commands = [...session.commands, ...replCommands(session, cwd)];
 
-  const rl = readline.createInterface({
-    input: process.stdin,
-    output: process.stdout,
-    prompt: PROMPT,
-    historySize: 500,
-    terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-  });
   let running: AbortController | undefined;
   rl.on("SIGINT", () => {
     if (running) {
@@ -61,28 +56,94 @@ export async function runInteractive(flags: RunFlags): Promise<number> {
   for await (const raw of rl) {
     const line = raw.trim();
     if (line === "/exit" || line === "/quit") break;
-    if (line === "") {
-      rl.prompt();
-      continue;
-    }
-    if (line === "/help") {
-      process.stdout.write(`${HELP}\n`);
-      rl.prompt();
-      continue;
-    }
     running = new AbortController();
-    const result = await session.run(line, { emit: render, signal: running.signal });
-    running = undefined;
-    if (result.refused) log(pc.yellow(`refused: ${result.refused}`));
-    else if (result.stop === "aborted") log(pc.yellow("cancelled."));
-    else if (result.stop !== "done" && result.error) {
-      log(pc.red(`error: ${result.error.message}`));
-      if (result.error.hint) log(result.error.hint);
+    const io = { print: (text: string) => process.stdout.write(`${text}\n`), emit: render, signal: running.signal };
+    if (line === "") {
+      // nothing to do
+    } else if (line === "/help") {
+      io.print(helpText(commands));
+    } else {
+      const [name, ...rest] = line.slice(1).split(/\s+/);
+      const command = line.startsWith("/") ? commands.find((c) => c.name === name) : undefined;
+      if (command) await runCommand(command, rest.join(" "), io, log);
+      else await runPrompt(session, line, running.signal, render, log);
     }
-    log(pc.dim(formatStatsLine(result.stats, result.subagentStats)));
+    running = undefined;
     rl.prompt();
   }
   rl.close();
   log(pc.dim(`session: ${formatStatsLine(session.total)}`));
+  if (session.parts.transcript) log(pc.dim(`continue it later with: hx --resume ${session.parts.transcript.id}`));
   return 0;
+}
+
+async function runPrompt(
+  session: AgentSession,
+  prompt: string,
+  signal: AbortSignal,
+  render: ReturnType<typeof createTerminalRenderer>,
+  log: (line: string) => void,
+): Promise<void> {
+  const result = await session.run(prompt, { emit: render, signal });
+  if (result.refused) log(pc.yellow(`refused: ${result.refused}`));
+  else if (result.stop === "aborted") log(pc.yellow("cancelled."));
+  else if (result.stop !== "done" && result.error) {
+    log(pc.red(`error: ${result.error.message}`));
+    if (result.error.hint) log(result.error.hint);
+  }
+  log(pc.dim(formatStatsLine(result.stats, result.subagentStats)));
+}
+
+async function runCommand(
+  command: SlashCommand,
+  args: string,
+  io: Parameters<SlashCommand["run"]>[1],
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    await command.run(args, io);
+  } catch (error) {
+    log(pc.red(`/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+}
+
+/** Commands that belong to the terminal session rather than the conversation. */
+function replCommands(session: AgentSession, cwd: string): SlashCommand[] {
+  return [
+    {
+      name: "resume",
+      usage: "/resume [id]",
+      description: "list saved sessions, or load one's history into this conversation",
+      run(args, io) {
+        const root = realpathSync(cwd);
+        if (!args.trim()) {
+          io.print(formatSessionList(listSessions(root)));
+          return;
+        }
+        const lookup = findSession(root, args);
+        if (lookup.kind !== "found") {
+          io.print(lookup.message);
+          return;
+        }
+        const transcript = readTranscript(lookup.session.file);
+        session.messages.splice(0, session.messages.length, ...transcript.messages);
+        io.print(`Resumed ${lookup.session.id}: ${transcript.messages.length} messages.`);
+      },
+    },
+  ];
+}
+
+function helpText(commands: SlashCommand[]): string {
+  const rows: Array<[string, string]> = [
+    ["/help", "this help"],
+    ...commands.map((c): [string, string] => [c.usage, c.description]),
+    ["/<skill> [args]", "invoke a skill (see /skills)"],
+    ["/exit", "leave (or Ctrl-D)"],
+    ["Ctrl-C", "cancel the running turn (at the prompt: clear the line)"],
+  ];
+  const width = Math.max(...rows.map(([usage]) => usage.length));
+  return [
+    "Type a task and press Enter; the conversation is kept between prompts.",
+    ...rows.map(([u, d]) => `  ${u.padEnd(width)}  ${d}`),
+  ].join("\n");
 }

@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from "commander";
 import { ProviderError } from "../providers/provider.js";
 import { UsageError } from "./run-config.js";
+import { registerSessionsCommand } from "./sessions-command.js";
+import { registerSkillsCommand } from "./skills-command.js";
 import { VERSION } from "./version.js";
 
 /** Options shared by `hx agent` and the interactive session. */
@@ -16,6 +18,8 @@ function addRunOptions(command: Command): Command {
     .option("--script <file>", "reply script for --provider scripted")
     .option("--permission-mode <mode>", "default, acceptEdits, plan or bypassPermissions")
     .option("--context-window <tokens>", "override the model's context window")
+    .option("-c, --continue", "continue this project's latest saved session")
+    .option("--resume <id>", "continue the saved session ID (see hx sessions list)")
     .option("-v, --verbose", "show tool results, hook lines and what the catalog shortened");
 }
 
@@ -24,7 +28,8 @@ function buildProgram(): Command {
     .description("HarnessX: a coding agent whose model learns project rules on demand.")
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run hx --help for usage)")
-    .enablePositionalOptions();
+    .enablePositionalOptions()
+    .exitOverride();
   // Commands load their modules on use, so `hx --help` and `hx --version` stay fast.
   addRunOptions(program).action(async (options) => {
     const { runInteractive } = await import("./interactive.js");
@@ -40,12 +45,20 @@ function buildProgram(): Command {
     const { runAgentCommand } = await import("./agent-command.js");
     process.exitCode = await runAgentCommand(task.join(" "), options);
   });
+
+  addRunOptions(
+    program.command("context").description("show what the next request would hold, in tokens (sends nothing)"),
+  ).action(async (options) => {
+    const { runContextCommand } = await import("./context-command.js");
+    process.exitCode = await runContextCommand(options);
+  });
+  registerSkillsCommand(program);
+  registerSessionsCommand(program);
   return program;
 }
 
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;

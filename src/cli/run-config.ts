@@ -1,4 +1,5 @@
 import type { Settings } from "../config/settings.js";
+import { parsePermissionMode } from "../permissions/modes.js";
 
 /** Options shared by `hx agent` and the interactive session, as commander parses them. */
 export interface RunFlags {
@@ -13,6 +14,8 @@ export interface RunFlags {
   script?: string;
   permissionMode?: string;
   contextWindow?: string;
+  continue?: boolean;
+  resume?: string;
 }
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -73,6 +76,13 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
     "--max-turns",
     DEFAULT_MAX_TURNS,
   );
+  if (flags.permissionMode !== undefined) {
+    const mode = parsePermissionMode(flags.permissionMode);
+    if (typeof mode !== "string") throw new UsageError(`--permission-mode: ${mode.error}`);
+  }
+  if (flags.continue && flags.resume !== undefined) {
+    throw new UsageError("use either --continue or --resume ID, not both.");
+  }
   const outputFormat = (flags.outputFormat ?? "text") as OutputFormat;
   if (!OUTPUT_FORMATS.includes(outputFormat)) {
     throw new UsageError(

@@ -6,6 +6,7 @@ import type { Message } from "../core/messages.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
+import type { SlashCommand } from "./slash-commands.js";
 
 /**
  * A step a prompt passes through before the model sees it: hooks may refuse it, a
@@ -26,6 +27,8 @@ export interface AgentSessionParts {
   maxTurns: number;
   /** Called once per run with every event (transcripts, stats, ...), before the front end's sink. */
   observers: EventSink[];
+  /** Where the conversation is saved, for `--resume`. */
+  transcript?: { id: string; file: string };
 }
 
 export interface RunOptions {
@@ -47,6 +50,8 @@ export interface SessionRunResult extends AgentResult {
 export class AgentSession {
   readonly messages: Message[] = [];
   total: AgentStats = emptyStats();
+  /** `/name` commands of the interactive session. */
+  commands: SlashCommand[] = [];
 
   constructor(readonly parts: AgentSessionParts) {}
 

@@ -1,11 +1,16 @@
-import type { LoopExtension } from "../agent/extension.js";
 import type { LoadedSettings } from "../config/settings.js";
+import { resolveContextWindow } from "../context/index.js";
+import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createBaseTools } from "../tools/base-tools.js";
 import { ToolRegistry } from "../tools/registry.js";
-import type { Tool } from "../tools/tool.js";
 import { Workspace } from "../tools/workspace.js";
-import { AgentSession, type PromptFilter } from "./agent-session.js";
+import { type ResumedSession, TranscriptWriter } from "../transcript/index.js";
+import { AgentSession } from "./agent-session.js";
+import { setUpContext } from "./context-setup.js";
+import { setUpHarness } from "./harness-setup.js";
+import { createSlashCommands } from "./slash-commands.js";
+import { setUpSkills } from "./skills-setup.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
 export interface SessionEnvironment {
@@ -14,29 +19,101 @@ export interface SessionEnvironment {
   settings: LoadedSettings;
   maxTurns: number;
   verbose: boolean;
+  /** `--context-window` as typed. */
+  contextWindowFlag?: string;
+  permissionMode?: string;
+  /** Asks the user about a tool call; undefined when nobody can answer (scripts, CI). */
+  ask?: PermissionAsker;
+  /** A saved session to continue. */
+  resume?: ResumedSession;
   /** Writes one line for the user (stderr in the CLI). */
   log: (line: string) => void;
 }
 
 /**
- * The composition root: builds the workspace, tool registry, system prompt and extensions for
- * one session. Each capability contributes entries here; the loop stays unaware of them.
+ * The composition root: builds the workspace, tools, system prompt and extensions for one
+ * session. Each capability contributes entries (tools, extensions, prompt filters, slash
+ * commands); the loop stays unaware of them.
  */
 export async function createSession(env: SessionEnvironment): Promise<AgentSession> {
   const workspace = new Workspace(env.cwd);
-  const tools: Tool[] = [...createBaseTools()];
-  const sections: string[] = [];
-  const extensions: LoopExtension[] = [];
-  const promptFilters: PromptFilter[] = [];
+  const settings = env.settings.merged;
+  const window = resolveContextWindow({
+    model: env.provider.model,
+    flag: env.contextWindowFlag,
+    env: process.env.HX_CONTEXT_WINDOW,
+    settings: settings.contextWindow,
+  });
+  for (const warning of window.warnings) env.log(`warning: ${warning}`);
 
-  return new AgentSession({
+  const skills = setUpSkills({
+    cwd: env.cwd,
+    workspace,
+    settings,
+    contextWindow: window.tokens,
+    verbose: env.verbose,
+    log: env.log,
+  });
+  const baseTools = createBaseTools();
+  const harness = await setUpHarness({
+    workspace,
+    provider: env.provider,
+    settings,
+    permissionMode: env.permissionMode,
+    ask: env.ask,
+    verbose: env.verbose,
+    log: env.log,
+    baseTools,
+    subagentSystemPrompt: buildSystemPrompt(workspace.root, []),
+    resumed: env.resume !== undefined,
+  });
+  for (const warning of harness.warnings) env.log(`warning: ${warning}`);
+
+  const tools = new ToolRegistry([...baseTools, ...harness.tools, skills.tool]);
+  const system = buildSystemPrompt(workspace.root, [skills.catalog]);
+  const writer =
+    env.resume?.writer ??
+    TranscriptWriter.create({
+      workspaceRoot: workspace.root,
+      provider: env.provider.name,
+      model: env.provider.model,
+      onError: (error) => env.log(`warning: the session transcript could not be written: ${error.message}`),
+    });
+
+  let session: AgentSession | undefined;
+  const history = () => session?.messages ?? [];
+  const context = setUpContext({
+    provider: env.provider,
+    workspaceRoot: workspace.root,
+    window: window.tokens,
+    system,
+    toolSchemas: tools.schemas(),
+    writer,
+    loadedSkills: skills.loaded,
+    history,
+    onPreCompact: async (trigger) => {
+      await harness.hooks.runEvent("PreCompact", { trigger });
+    },
+  });
+
+  session = new AgentSession({
     provider: env.provider,
     workspace,
-    tools: new ToolRegistry(tools),
-    system: buildSystemPrompt(workspace.root, sections),
-    extensions,
-    promptFilters,
+    tools,
+    system,
+    extensions: [...harness.extensions, ...context.extensions],
+    promptFilters: [harness.promptFilter, skills.promptFilter],
     maxTurns: env.maxTurns,
-    observers: [],
+    observers: [writer.observe(history)],
+    transcript: { id: writer.id, file: writer.file },
   });
+  if (env.resume) session.messages.push(...env.resume.messages);
+  session.commands = createSlashCommands({
+    session,
+    skills: skills.skills,
+    compactor: context.compactor,
+    catalog: skills.catalog,
+    window: window.tokens,
+  });
+  return session;
 }

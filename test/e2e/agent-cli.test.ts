@@ -27,6 +27,8 @@ const openai = () => [
   work,
 ];
 const keys = { OPENAI_API_KEY: "sk-test" };
+/** Tests that write and run commands headless say so, as a user would in a script. */
+const bypass = ["--permission-mode", "bypassPermissions"];
 
 describe("hx basics", () => {
   it("prints help and version, exit 0", async () => {
@@ -66,7 +68,14 @@ describe("hx agent against an OpenAI-compatible server", () => {
       .tool("write_file", { path: "notes/a.txt", content: "alpha\n" }, { chunks: 4 })
       .tool("bash", { command: "cat notes/a.txt" });
     server.reply().text("All done: alpha.");
-    const run = await runHx(["agent", "make", "a", "note", ...openai()], { env: keys });
+    mkdirSync(path.join(work, ".hx"));
+    writeFileSync(
+      path.join(work, ".hx/settings.json"),
+      JSON.stringify({ permissions: { allow: ["bash(cat *)"] } }),
+    );
+    const run = await runHx(["agent", "make", "a", "note", "--permission-mode", "acceptEdits", ...openai()], {
+      env: keys,
+    });
 
     expect(run.stderr).toContain("> write_file path=notes/a.txt content=alpha");
     expect(run.stderr).toContain('> bash command="cat notes/a.txt"');
@@ -86,6 +95,22 @@ describe("hx agent against an OpenAI-compatible server", () => {
     expect(toolMessages).toHaveLength(2);
     expect(toolMessages[1].content).toContain("alpha");
     expect(second.body.messages[0]).toEqual(first.body.messages[0]);
+  });
+
+  it("denies a write at once when nobody can be asked, and says how to allow it", async () => {
+    server
+      .reply()
+      .tool("write_file", { path: "x.txt", content: "x" })
+      .tool("bash", { command: "touch y.txt" });
+    server.reply().text("could not write");
+    const run = await runHx(["agent", "write", ...openai()], { env: keys, timeoutMs: 10_000 });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/turns=2 tool_calls=2 blocked=2/);
+    expect(existsSync(path.join(work, "x.txt"))).toBe(false);
+    expect(existsSync(path.join(work, "y.txt"))).toBe(false);
+    const results = server.requests[1].body.messages.filter((m: { role: string }) => m.role === "tool");
+    expect(results[0].content).toMatch(/^Permission denied: /);
+    expect(results[0].content).toMatch(/permission-mode|settings/);
   });
 
   it("survives bad tool input and a path outside the workspace; the model reads each error", async () => {
@@ -196,6 +221,7 @@ describe("hx agent with other providers", () => {
       [
         "agent",
         "write",
+        ...bypass,
         "--provider",
         "anthropic",
         "--base-url",
@@ -221,6 +247,8 @@ describe("hx agent with other providers", () => {
       [
         "agent",
         "demo",
+        "--permission-mode",
+        "acceptEdits",
         "--provider",
         "scripted",
         "--script",
@@ -229,7 +257,7 @@ describe("hx agent with other providers", () => {
       { cwd: work },
     );
     expect(run.stderr).toContain("> write_file path=hello.txt");
-    expect(run.stdout).toBe("Created hello.txt (14 bytes).\n");
+    expect(run.stdout).toBe("Created hello.txt and checked its content.\n");
     expect(run.code).toBe(0);
     expect(existsSync(path.join(work, "hello.txt"))).toBe(true);
   });

@@ -1,0 +1,30 @@
+import { ProviderError } from "../providers/provider.js";
+import { providerDefaults } from "../providers/registry.js";
+import { openSession } from "./open-session.js";
+import { resolveRun } from "./prepare-run.js";
+import type { RunFlags } from "./run-config.js";
+
+/**
+ * `hx context`: what the next request of a new session (or, with --continue/--resume, of a
+ * saved one) would hold, in tokens. Needs no API key: nothing is sent.
+ */
+export async function runContextCommand(flags: RunFlags): Promise<number> {
+  const resolved = resolveRun(flags);
+  const model = resolved.config.model || providerDefaults(resolved.config.provider).model;
+  const provider = {
+    name: resolved.config.provider,
+    model,
+    complete: async () => {
+      throw new ProviderError("config", "hx context does not call the model.");
+    },
+  };
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const session = await openSession({ ...resolved, provider }, flags, { log });
+  const context = session.commands.find((c) => c.name === "context");
+  context?.run("", {
+    print: (text) => process.stdout.write(`${text}\n`),
+    emit: () => {},
+    signal: new AbortController().signal,
+  });
+  return 0;
+}

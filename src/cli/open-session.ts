@@ -1,0 +1,51 @@
+import { realpathSync } from "node:fs";
+import type { PermissionAsker } from "../permissions/index.js";
+import type { AgentSession } from "../session/agent-session.js";
+import { createSession } from "../session/create-session.js";
+import { findSession, latestSession, type ResumedSession, resumeSession } from "../transcript/index.js";
+import type { PreparedRun } from "./prepare-run.js";
+import type { RunFlags } from "./run-config.js";
+
+/** Creates the session for a prepared run, continuing a saved one for --continue/--resume. */
+export async function openSession(
+  prepared: PreparedRun,
+  flags: RunFlags,
+  io: { log: (line: string) => void; ask?: PermissionAsker },
+): Promise<AgentSession> {
+  const { cwd, config, settings, provider } = prepared;
+  for (const warning of settings.warnings) io.log(`warning: ${warning}`);
+  const resume = findResumed(cwd, flags, io.log);
+  return createSession({
+    cwd,
+    provider,
+    settings,
+    maxTurns: config.maxTurns,
+    verbose: config.verbose,
+    contextWindowFlag: config.contextWindowFlag,
+    permissionMode: config.permissionMode,
+    ask: io.ask,
+    resume,
+    log: io.log,
+  });
+}
+
+/** The saved session named by --resume ID or --continue (the latest); throws when there is none. */
+export function findResumed(cwd: string, flags: RunFlags, log: (line: string) => void): ResumedSession | undefined {
+  if (!flags.continue && flags.resume === undefined) return undefined;
+  const root = realpathSync(cwd);
+  const onError = (error: Error) => log(`warning: the session transcript could not be written: ${error.message}`);
+  if (flags.resume !== undefined) {
+    const lookup = findSession(root, flags.resume);
+    if (lookup.kind !== "found") throw new Error(lookup.message);
+    return announce(resumeSession(lookup.session, onError), log);
+  }
+  const latest = latestSession(root);
+  if (!latest) throw new Error("--continue: this project has no saved session yet. Start one with hx agent or hx.");
+  return announce(resumeSession(latest, onError), log);
+}
+
+function announce(resumed: ResumedSession, log: (line: string) => void): ResumedSession {
+  const extra = resumed.transcript.truncatedTail ? " (its last line was cut short and was skipped)" : "";
+  log(`resuming session ${resumed.info.id}: ${resumed.messages.length} messages${extra}`);
+  return resumed;
+}

@@ -57,7 +57,11 @@ export async function runInteractive(flags: RunFlags): Promise<number> {
     const line = raw.trim();
     if (line === "/exit" || line === "/quit") break;
     running = new AbortController();
-    const io = { print: (text: string) => process.stdout.write(`${text}\n`), emit: render, signal: running.signal };
+    const io = {
+      print: (text: string) => process.stdout.write(`${text}\n`),
+      emit: render,
+      signal: running.signal,
+    };
     if (line === "") {
       // nothing to do
     } else if (line === "/help") {
@@ -73,7 +77,8 @@ export async function runInteractive(flags: RunFlags): Promise<number> {
   }
   rl.close();
   log(pc.dim(`session: ${formatStatsLine(session.total)}`));
-  if (session.parts.transcript) log(pc.dim(`continue it later with: hx --resume ${session.parts.transcript.id}`));
+  if (session.parts.transcript)
+    log(pc.dim(`continue it later with: hx --resume ${session.parts.transcript.id}`));
   return 0;
 }
 

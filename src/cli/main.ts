@@ -47,7 +47,9 @@ function buildProgram(): Command {
   });
 
   addRunOptions(
-    program.command("context").description("show what the next request would hold, in tokens (sends nothing)"),
+    program
+      .command("context")
+      .description("show what the next request would hold, in tokens (sends nothing)"),
   ).action(async (options) => {
     const { runContextCommand } = await import("./context-command.js");
     process.exitCode = await runContextCommand(options);

@@ -30,17 +30,23 @@ export async function openSession(
 }
 
 /** The saved session named by --resume ID or --continue (the latest); throws when there is none. */
-export function findResumed(cwd: string, flags: RunFlags, log: (line: string) => void): ResumedSession | undefined {
+export function findResumed(
+  cwd: string,
+  flags: RunFlags,
+  log: (line: string) => void,
+): ResumedSession | undefined {
   if (!flags.continue && flags.resume === undefined) return undefined;
   const root = realpathSync(cwd);
-  const onError = (error: Error) => log(`warning: the session transcript could not be written: ${error.message}`);
+  const onError = (error: Error) =>
+    log(`warning: the session transcript could not be written: ${error.message}`);
   if (flags.resume !== undefined) {
     const lookup = findSession(root, flags.resume);
     if (lookup.kind !== "found") throw new Error(lookup.message);
     return announce(resumeSession(lookup.session, onError), log);
   }
   const latest = latestSession(root);
-  if (!latest) throw new Error("--continue: this project has no saved session yet. Start one with hx agent or hx.");
+  if (!latest)
+    throw new Error("--continue: this project has no saved session yet. Start one with hx agent or hx.");
   return announce(resumeSession(latest, onError), log);
 }
 

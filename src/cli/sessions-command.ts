@@ -14,7 +14,9 @@ export function registerSessionsCommand(program: Command): Command {
     .action((options: { json?: boolean; cwd?: string }) => {
       const root = realpathSync(path.resolve(options.cwd ?? process.cwd()));
       const list = listSessions(root);
-      process.stdout.write(options.json ? `${JSON.stringify(list, null, 2)}\n` : `${formatSessionList(list)}\n`);
+      process.stdout.write(
+        options.json ? `${JSON.stringify(list, null, 2)}\n` : `${formatSessionList(list)}\n`,
+      );
     });
   return sessions;
 }

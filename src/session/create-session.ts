@@ -9,8 +9,8 @@ import { type ResumedSession, TranscriptWriter } from "../transcript/index.js";
 import { AgentSession } from "./agent-session.js";
 import { setUpContext } from "./context-setup.js";
 import { setUpHarness } from "./harness-setup.js";
-import { createSlashCommands } from "./slash-commands.js";
 import { setUpSkills } from "./skills-setup.js";
+import { createSlashCommands } from "./slash-commands.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
 export interface SessionEnvironment {

@@ -2,13 +2,17 @@ import { randomUUID } from "node:crypto";
 import type { LoopExtension } from "../agent/extension.js";
 import type { Settings } from "../config/settings.js";
 import { createSessionHooks, HookRegistry, type SessionHooks } from "../hooks/index.js";
-import { createPermissionExtension, type PermissionAsker, permissionsFromSettings } from "../permissions/index.js";
+import {
+  createPermissionExtension,
+  type PermissionAsker,
+  permissionsFromSettings,
+} from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
-import { createTaskTool } from "../tools/task.js";
-import type { Tool } from "../tools/tool.js";
-import { createTodoWriteTool } from "../tools/todo-write.js";
-import type { Workspace } from "../tools/workspace.js";
 import { createTodoReminderExtension, TodoList } from "../todo/index.js";
+import { createTaskTool } from "../tools/task.js";
+import { createTodoWriteTool } from "../tools/todo-write.js";
+import type { Tool } from "../tools/tool.js";
+import type { Workspace } from "../tools/workspace.js";
 import type { PromptFilter } from "./agent-session.js";
 
 export interface HarnessSetup {
@@ -40,10 +44,11 @@ export async function setUpHarness(options: {
   resumed: boolean;
 }): Promise<HarnessSetup> {
   const warnings: string[] = [];
-  const { mode, rules, warnings: permissionWarnings } = permissionsFromSettings(
-    options.settings.permissions,
-    options.permissionMode,
-  );
+  const {
+    mode,
+    rules,
+    warnings: permissionWarnings,
+  } = permissionsFromSettings(options.settings.permissions, options.permissionMode);
   warnings.push(...permissionWarnings);
   const permissions = createPermissionExtension({
     mode,

@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { formatSessionList, listSessions } from "../transcript/index.js";
 
 /** `hx sessions list [--json]`: the saved sessions of this project, newest first. */
 export function registerSessionsCommand(program: Command): Command {
@@ -11,12 +10,11 @@ export function registerSessionsCommand(program: Command): Command {
     .description("list saved sessions, newest first (resume one with hx --resume ID)")
     .option("--json", "print JSON")
     .option("-C, --cwd <dir>", "the project folder (default: the current folder)")
-    .action((options: { json?: boolean; cwd?: string }) => {
+    .action(async (options: { json?: boolean; cwd?: string }) => {
+      const { formatSessionList, listSessions } = await import("../transcript/index.js");
       const root = realpathSync(path.resolve(options.cwd ?? process.cwd()));
       const list = listSessions(root);
-      process.stdout.write(
-        options.json ? `${JSON.stringify(list, null, 2)}\n` : `${formatSessionList(list)}\n`,
-      );
+      process.stdout.write(options.json ? `${JSON.stringify(list, null, 2)}\n` : `${formatSessionList(list)}\n`);
     });
   return sessions;
 }

@@ -100,8 +100,19 @@ export class ToolRegistry {
   }
 }
 
+/**
+ * The JSON Schema the model reads. zod marks every integer with JavaScript's safe-integer
+ * bounds; those say nothing to a model and cost tokens on every request, so they are dropped.
+ */
 function toParametersSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, {
+    target: "draft-7",
+    io: "input",
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+    },
+  }) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }

@@ -1,27 +1,39 @@
 // Bundles the CLI into dist/ with esbuild. Provider SDKs end up in their own chunks, loaded
 // only when that provider is chosen; the ripgrep package stays external (it locates its
-// platform binary at run time).
-import { readFileSync, rmSync } from "node:fs";
+// platform binary at run time). The bundle is built next to dist/ and swapped in, so an hx
+// that is running while someone rebuilds never finds dist/ half written.
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { hx: "src/cli/main.ts" },
-  outdir: "dist",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  sourcemap: "linked",
-  minify: true,
-  keepNames: false,
-  external: ["@vscode/ripgrep"],
-  chunkNames: "chunks/[name]-[hash]",
-  banner: {
-    js: 'import { createRequire as __hxCreateRequire } from "node:module"; const require = __hxCreateRequire(import.meta.url);',
-  },
-  define: { __HX_VERSION__: JSON.stringify(version) },
-  logLevel: "warning",
-});
+const root = new URL("..", import.meta.url);
+const dist = fileURLToPath(new URL("dist", root));
+const next = `${dist}.next-${process.pid}`;
+const old = `${dist}.old-${process.pid}`;
+const { version } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+
+try {
+  await build({
+    entryPoints: { hx: "src/cli/main.ts" },
+    outdir: next,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    sourcemap: "linked",
+    minify: true,
+    external: ["@vscode/ripgrep"],
+    chunkNames: "chunks/[name]-[hash]",
+    banner: {
+      js: 'import { createRequire as __hxCreateRequire } from "node:module"; const require = __hxCreateRequire(import.meta.url);',
+    },
+    define: { __HX_VERSION__: JSON.stringify(version) },
+    logLevel: "warning",
+  });
+  if (existsSync(dist)) renameSync(dist, old);
+  renameSync(next, dist);
+} finally {
+  rmSync(next, { recursive: true, force: true });
+  rmSync(old, { recursive: true, force: true });
+}

@@ -14,7 +14,9 @@ export function registerSessionsCommand(program: Command): Command {
       const { formatSessionList, listSessions } = await import("../transcript/index.js");
       const root = realpathSync(path.resolve(options.cwd ?? process.cwd()));
       const list = listSessions(root);
-      process.stdout.write(options.json ? `${JSON.stringify(list, null, 2)}\n` : `${formatSessionList(list)}\n`);
+      process.stdout.write(
+        options.json ? `${JSON.stringify(list, null, 2)}\n` : `${formatSessionList(list)}\n`,
+      );
     });
   return sessions;
 }

@@ -1,38 +1,12 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { loadSettings } from "../config/settings.js";
-import { buildSkillCatalog, resolveCatalogBudget, type SkillCatalog } from "../skills/catalog.js";
-import {
-  type DiscoveryResult,
-  discoverSkills,
-  findProjectRoot,
-  loadSkillsFromRoots,
-} from "../skills/discover.js";
-import { findSkillByName, unknownSkillMessage } from "../skills/load-skill-tool.js";
-import { listSkillFiles } from "../skills/skill-content.js";
-import type { Skill } from "../skills/types.js";
-import { findSkillFile, type SkillValidation, validateName, validateSkillPath } from "../skills/validate.js";
+import type { RunFlags } from "./run-config.js";
+import type { Io, SkillsCommandDeps } from "./skills-actions.js";
 
-/** Context window assumed for the catalog budget when settings name none. */
-export const DEFAULT_CONTEXT_WINDOW = 128_000;
+export type { SkillsCommandDeps } from "./skills-actions.js";
 
-export interface SkillsCommandDeps {
-  /** The working directory when no -C/--cwd is given (default process.cwd()). */
-  getCwd?: () => string;
-  /** Defaults to os.homedir() (tests set HOME). */
-  homeDir?: string;
-  out?: (text: string) => void;
-  err?: (text: string) => void;
-  /** Receives 0 ok, 1 failure, 2 usage error (default: sets process.exitCode). */
-  setExitCode?: (code: number) => void;
-}
-
-interface Io {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  exit: (code: number) => void;
-}
+/** The command definitions stay light; their work is imported when one runs (fast `hx --help`). */
+const load = () => import("./skills-actions.js");
 
 /** Adds `hx skills list|show|validate|new`. */
 export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps = {}): Command {
@@ -49,7 +23,13 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     const option = command.optsWithGlobals().cwd as string | undefined;
     return path.resolve(option ?? deps.getCwd?.() ?? process.cwd());
   };
-  const context = (command: Command) => discoverAll(cwdOf(command), deps.homeDir);
+  const context = async (command: Command) => {
+    const { provider, model, contextWindow } = command.optsWithGlobals() as RunFlags;
+    const { discoverAll } = await load();
+    const view = discoverAll(cwdOf(command), { homeDir: deps.homeDir, provider, model, contextWindow });
+    for (const warning of view.warnings) io.err(`warning: ${warning}\n`);
+    return view;
+  };
 
   const skills = program.command("skills").description("list, show, validate and scaffold Agent Skills");
 
@@ -58,8 +38,12 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .description("the skills hx finds here, in catalog order, with where each comes from")
     .option("--json", "print JSON")
     .option("-C, --cwd <dir>", "look from DIR instead of the current folder")
-    .action((options: { json?: boolean }, command: Command) => {
-      const { discovery, catalog } = context(command);
+    .option("--provider <name>", "size the catalog budget for this provider's default model")
+    .option("--model <name>", "size the catalog budget for this model's context window")
+    .option("--context-window <tokens>", "size the catalog budget for this context window")
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { discovery, catalog } = await context(command);
+      const { listSkills } = await load();
       io.exit(listSkills(discovery, catalog, options.json === true, io));
     });
 
@@ -68,8 +52,9 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .description("a skill's instructions and files")
     .argument("<name>", "the skill's name")
     .option("-C, --cwd <dir>", "look from DIR instead of the current folder")
-    .action((name: string, _options: unknown, command: Command) => {
-      io.exit(showSkill(context(command).discovery.skills, name, io));
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const { showSkill } = await load();
+      io.exit(showSkill((await context(command)).discovery.skills, name, io));
     });
 
   skills
@@ -78,12 +63,13 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .argument("[paths...]", "skill folders, SKILL.md files, or folders of skills")
     .option("--json", "print JSON")
     .option("-C, --cwd <dir>", "look from DIR instead of the current folder")
-    .action((paths: string[], options: { json?: boolean }, command: Command) => {
+    .action(async (paths: string[], options: { json?: boolean }, command: Command) => {
       const cwd = cwdOf(command);
+      const { expandValidationTargets, validateSkills } = await load();
       const targets =
         paths.length > 0
           ? expandValidationTargets(paths.map((p) => path.resolve(cwd, p)))
-          : discoverAll(cwd, deps.homeDir).discovery.skills.map((s) => s.file);
+          : (await context(command)).discovery.skills.map((s) => s.file);
       io.exit(validateSkills(targets, options.json === true, io));
     });
 
@@ -92,173 +78,10 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .description("create .agents/skills/NAME/SKILL.md with a valid scaffold")
     .argument("<name>", "lowercase letters, digits and single hyphens, e.g. release-notes")
     .option("-C, --cwd <dir>", "create it under DIR instead of the project root")
-    .action((name: string, _options: unknown, command: Command) => {
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const { findProjectRoot, newSkill } = await load();
       io.exit(newSkill(findProjectRoot(cwdOf(command)), name, io));
     });
 
   return skills;
-}
-
-interface SkillsContext {
-  discovery: DiscoveryResult;
-  catalog: SkillCatalog;
-}
-
-/** Discovers with the settings found from `cwd` (skills.paths, catalog budget). */
-export function discoverAll(cwd: string, homeDir?: string): SkillsContext {
-  const settings = loadSettings(findProjectRoot(cwd)).merged;
-  const discovery = discoverSkills({ cwd, homeDir, extraPaths: settings.skills?.paths });
-  const budget = resolveCatalogBudget(
-    settings.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
-    settings.skills?.catalogBudget,
-  );
-  return { discovery, catalog: buildSkillCatalog(discovery.skills, { budget }) };
-}
-
-function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, json: boolean, io: Io): number {
-  const shortened = new Set(catalog.shortened);
-  const nameOnly = new Set(catalog.nameOnly);
-  const rows = discovery.skills.map((skill) => ({
-    name: skill.name,
-    description: skill.description,
-    path: skill.file,
-    source: skill.source,
-    warnings: skill.warnings,
-    inCatalog: !skill.disableModelInvocation,
-    catalog: nameOnly.has(skill.name) ? "name-only" : shortened.has(skill.name) ? "shortened" : "full",
-  }));
-  if (json) {
-    io.out(`${JSON.stringify({ skills: rows, diagnostics: discovery.diagnostics }, null, 2)}\n`);
-    return 0;
-  }
-  if (rows.length === 0) {
-    io.out("No skills found. Add one with `hx skills new NAME` (it goes to .agents/skills/NAME/SKILL.md).\n");
-  }
-  for (const row of rows) {
-    const notes: string[] = [row.source];
-    if (!row.inCatalog) notes.push("user-invocable only");
-    if (row.catalog !== "full") notes.push(`${row.catalog} in catalog`);
-    io.out(`${row.name}  (${notes.join(", ")})\n  ${oneLine(row.description)}\n  ${row.path}\n`);
-    for (const warning of row.warnings) io.out(`  warning: ${warning}\n`);
-  }
-  if (catalog.shortened.length > 0 || catalog.nameOnly.length > 0) {
-    io.out(
-      `\nThe catalog is over its budget: ${catalog.shortened.length} description(s) shortened, ${catalog.nameOnly.length} skill(s) listed by name only. Raise skills.catalogBudget or shorten descriptions.\n`,
-    );
-  }
-  const shadowed = discovery.diagnostics.filter((d) => d.startsWith("Skill '"));
-  for (const line of shadowed) io.out(`note: ${line}\n`);
-  return 0;
-}
-
-function showSkill(skills: readonly Skill[], name: string, io: Io): number {
-  const skill = findSkillByName(skills, name.trim());
-  if (!skill) {
-    io.err(`hx: ${unknownSkillMessage(name, skills).replace(/^Error: /, "")}\n`);
-    return 1;
-  }
-  io.out(`# ${skill.name} (${skill.source})\n${skill.file}\n\n${skill.body}\n`);
-  const { files, more } = listSkillFiles(skill, 200);
-  if (files.length > 0) {
-    io.out(`\nFiles in ${skill.dir}:\n${files.map((f) => `  ${f}\n`).join("")}`);
-    if (more > 0) io.out(`  … and ${more} more\n`);
-  }
-  return 0;
-}
-
-/** A SKILL.md, a skill folder, or a folder of skills (searched like a skill root). */
-export function expandValidationTargets(paths: string[]): string[] {
-  const targets: string[] = [];
-  for (const target of paths) {
-    let isDir = false;
-    try {
-      isDir = statSync(target).isDirectory();
-    } catch {
-      targets.push(target); // reported as "Path does not exist"
-      continue;
-    }
-    if (!isDir || findSkillFile(target)) {
-      targets.push(target);
-      continue;
-    }
-    const found = loadSkillsFromRoots([{ dir: target, source: "settings" }]);
-    const files = found.skills.map((s) => s.file);
-    // Skills shadowed by a same-named one still deserve a verdict.
-    for (const line of found.diagnostics) {
-      const match = /^Skill '.*' at (.+) is shadowed by /.exec(line);
-      if (match) files.push(match[1]);
-    }
-    targets.push(...(files.length > 0 ? files.sort() : [target]));
-  }
-  return targets;
-}
-
-function validateSkills(targets: string[], json: boolean, io: Io): number {
-  const results: SkillValidation[] = targets.map((t) => validateSkillPath(t));
-  if (json) {
-    io.out(`${JSON.stringify(results, null, 2)}\n`);
-  } else {
-    if (results.length === 0) io.out("No skills to validate.\n");
-    for (const result of results) {
-      io.out(`${result.valid ? "ok     " : "INVALID"} ${result.name}  ${result.path}\n`);
-      for (const error of result.errors) io.out(`  error: ${indent(error)}\n`);
-      for (const warning of result.warnings) io.out(`  warning: ${indent(warning)}\n`);
-    }
-    const invalid = results.filter((r) => !r.valid).length;
-    if (results.length > 0) io.out(`\n${results.length - invalid} valid, ${invalid} invalid\n`);
-  }
-  return results.every((r) => r.valid) ? 0 : 1;
-}
-
-function newSkill(projectRoot: string, name: string, io: Io): number {
-  const problems = validateName(name, undefined);
-  if (problems.length > 0 || name !== name.trim() || /[^a-z0-9-]/.test(name)) {
-    const rule =
-      "a skill name is 1-64 lowercase letters, digits and single hyphens, not starting or ending with '-'";
-    io.err(
-      `hx: invalid skill name '${name}': ${problems.length > 0 ? problems.join("; ") : "use ASCII"}. Rule: ${rule}.\n`,
-    );
-    return 2;
-  }
-  const dir = path.join(projectRoot, ".agents", "skills", name);
-  const file = path.join(dir, "SKILL.md");
-  if (existsSync(file)) {
-    io.err(`hx: ${file} already exists; edit it or pick another name.\n`);
-    return 1;
-  }
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(file, scaffold(name));
-  io.out(
-    `Created ${file}\nEdit the description (what it does AND when to use it), then run: hx skills validate ${dir}\n`,
-  );
-  return 0;
-}
-
-export function scaffold(name: string): string {
-  return `---
-name: ${name}
-description: TODO say what this skill does and when to use it, e.g. "Drafts release notes from merged PRs. Use when the user asks for release notes or a changelog entry."
----
-
-# ${name}
-
-## When to use
-- TODO the tasks or phrases that should make the agent load this skill.
-
-## Steps
-1. TODO the first thing to do.
-2. TODO how to check the result.
-
-## References
-Put long material in references/ next to this file and say here when to read it.
-`;
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
-}
-
-function indent(text: string): string {
-  return text.replace(/\n/g, "\n    ");
 }

@@ -125,6 +125,7 @@ export class ContextCompactor {
       focus: options.focus,
       emit: options.emit,
       signal: options.signal,
+      keepBudget: this.forcedKeepBudget(messages),
     });
   }
 
@@ -135,6 +136,20 @@ export class ContextCompactor {
 
   private get window(): number {
     return this.options.window;
+  }
+
+  /** Recent history a summary keeps verbatim, in tokens. */
+  private get keepBudget(): number {
+    return (this.options.keepRecentShare ?? 0.2) * this.window;
+  }
+
+  /**
+   * What a compaction nobody's estimate asked for keeps: `/compact` in a conversation far below
+   * the window, or the provider counting more than our estimate allows. The usual "keep 20% of
+   * the window" could keep everything then, so keep at most a quarter of the history.
+   */
+  private forcedKeepBudget(messages: readonly Message[]): number {
+    return Math.min(this.keepBudget, estimateMessagesTokens(messages) / 4);
   }
 
   private async beforeModelCall(state: LoopState): Promise<void> {
@@ -169,7 +184,9 @@ export class ContextCompactor {
 
   /**
    * The next request's size: the last reported input and output plus an estimate of what was
-   * appended since. Falls back to a full estimate when there is no usable report.
+   * appended since, when that is more than the full estimate (the provider's tokenizer counts
+   * higher than ours). Never less than the full estimate: a server that reports too little or
+   * nothing (local servers, proxies) must not let the history grow past the window.
    */
   private estimateNext(state: LoopState): number {
     const full = this.estimate(state.messages);
@@ -179,7 +196,10 @@ export class ContextCompactor {
     const output = state.stats.usage.outputTokens - snap.outputTokens;
     if (input <= 0 || state.messages.length <= snap.messageCount) return full;
     if (state.messages[snap.messageCount]?.role !== "assistant") return full;
-    return input + output + estimateMessagesTokens(state.messages.slice(snap.messageCount + 1));
+    return Math.max(
+      full,
+      input + output + estimateMessagesTokens(state.messages.slice(snap.messageCount + 1)),
+    );
   }
 
   /** Applies shortening when it saves at least `minSaving` tokens (a batch, not a trickle). */
@@ -208,7 +228,11 @@ export class ContextCompactor {
     force: boolean,
   ): Promise<boolean> {
     const shortened = this.shortenInPlace(messages, emit, { keepTurns: 1 }, 0);
-    const record = await this.summarize(messages, "auto", { emit, signal });
+    const record = await this.summarize(messages, "auto", {
+      emit,
+      signal,
+      keepBudget: this.forcedKeepBudget(messages),
+    });
     if (!record && force)
       return this.shortenInPlace(messages, emit, { keepTurns: 0, minChars: 400 }, 0) || shortened;
     return shortened || record !== undefined;
@@ -217,9 +241,9 @@ export class ContextCompactor {
   private async summarize(
     messages: Message[],
     trigger: CompactionTrigger,
-    options: { focus?: string; emit?: EventSink; signal?: AbortSignal },
+    options: { focus?: string; emit?: EventSink; signal?: AbortSignal; keepBudget?: number },
   ): Promise<CompactionRecord | undefined> {
-    const cut = this.chooseCut(messages);
+    const cut = this.chooseCut(messages, options.keepBudget ?? this.keepBudget);
     if (cut === undefined) return undefined;
     const emit = options.emit;
     const tokensBefore = this.estimate(messages);
@@ -277,14 +301,13 @@ export class ContextCompactor {
   }
 
   /**
-   * The earliest safe cut that keeps at most `keepRecentShare` of the window verbatim; when
+   * The earliest safe cut that keeps at most `keepBudget` tokens verbatim; when
    * even the last turn is larger, the latest safe cut. Undefined when no cut drops anything
    * beyond a lone previous summary.
    */
-  private chooseCut(messages: readonly Message[]): number | undefined {
+  private chooseCut(messages: readonly Message[], keepBudget: number): number | undefined {
     const points = safeCutPoints(messages);
     if (points.length === 0) return undefined;
-    const keepBudget = (this.options.keepRecentShare ?? 0.2) * this.window;
     const suffix: number[] = new Array(messages.length + 1).fill(0);
     for (let i = messages.length - 1; i >= 0; i--)
       suffix[i] = suffix[i + 1] + estimateMessagesTokens([messages[i]]);

@@ -119,7 +119,7 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
     extension: mainExtension,
     subagentExtension: toolHooks("subagent-hooks", subagentPrefix),
     async runSessionStart(source = "startup") {
-      log(hookLogLine.sessionStart(options.cwd));
+      // No log line: the built-in log hook prints the seed's lines only.
       const verdict = await run("SessionStart", { source }, options.emit);
       return verdict.outputs.length > 0 ? { context: verdict.outputs.join("\n") } : {};
     },

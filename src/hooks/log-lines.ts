@@ -6,7 +6,6 @@ import type { AgentStats } from "../agent/stats.js";
  * `[HOOK] PostToolUse load_skill output_chars=833`, `[HOOK] Stop: turns=2, tool_calls=1, blocked=0`.
  */
 export const hookLogLine = {
-  sessionStart: (cwd: string) => `[HOOK] SessionStart cwd=${cwd}`,
   userPromptSubmit: (cwd: string) => `[HOOK] UserPromptSubmit cwd=${cwd}`,
   preToolUse: (tool: string, args: unknown) => `[HOOK] PreToolUse ${tool}(${safeJson(args)})`,
   postToolUse: (tool: string, output: string) => `[HOOK] PostToolUse ${tool} output_chars=${output.length}`,

@@ -2,10 +2,13 @@ import path from "node:path";
 import picomatch from "picomatch";
 import type { ToolEffect } from "../tools/tool.js";
 import { allCommandParts, splitShellCommand } from "./shell-split.js";
+import { canonicalToolName } from "./tool-aliases.js";
 
 /**
  * A permission rule as written in settings: `bash(git push*)`, `write_file(src/**)`,
- * `load_skill(deploy)` or a bare tool name (`read_file`), which covers every call.
+ * `load_skill(deploy)` or a bare tool name (`read_file`), which covers every call. Claude
+ * Code's tool names work too: `Bash(git status:*)` is `bash(git status:*)`, `Write(src/**)`
+ * is `write_file(src/**)` (see tool-aliases.ts).
  */
 export interface PermissionRule {
   /** The rule exactly as written, for messages. */
@@ -42,7 +45,8 @@ export function parseRule(text: string): PermissionRule | { error: string } {
       error: `'${String(text)}' is not a permission rule; write a tool name or tool(pattern), e.g. bash(git status)`,
     };
   }
-  const [, tool, pattern] = match;
+  const [, written, pattern] = match;
+  const tool = canonicalToolName(written);
   if (pattern === undefined || pattern.trim() === "*" || pattern.trim() === "**")
     return { text: trimmed, tool };
   if (pattern.trim() === "")

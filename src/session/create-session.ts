@@ -55,7 +55,16 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     log: env.log,
   });
   const baseTools = createBaseTools();
+  const writer =
+    env.resume?.writer ??
+    TranscriptWriter.create({
+      workspaceRoot: workspace.root,
+      provider: env.provider.name,
+      model: env.provider.model,
+      onError: (error) => env.log(`warning: the session transcript could not be written: ${error.message}`),
+    });
   const harness = await setUpHarness({
+    sessionId: writer.id,
     workspace,
     provider: env.provider,
     settings,
@@ -71,14 +80,6 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
 
   const tools = new ToolRegistry([...baseTools, ...harness.tools, skills.tool]);
   const system = buildSystemPrompt(workspace.root, [skills.catalog]);
-  const writer =
-    env.resume?.writer ??
-    TranscriptWriter.create({
-      workspaceRoot: workspace.root,
-      provider: env.provider.name,
-      model: env.provider.model,
-      onError: (error) => env.log(`warning: the session transcript could not be written: ${error.message}`),
-    });
 
   let session: AgentSession | undefined;
   const history = () => session?.messages ?? [];

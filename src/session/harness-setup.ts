@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { LoopExtension } from "../agent/extension.js";
 import type { Settings } from "../config/settings.js";
 import { createSessionHooks, HookRegistry, type SessionHooks } from "../hooks/index.js";
@@ -8,6 +7,7 @@ import {
   permissionsFromSettings,
 } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
+import { SUBAGENT_PROMPT_SECTION } from "../subagent/index.js";
 import { createTodoReminderExtension, TodoList } from "../todo/index.js";
 import { createTaskTool } from "../tools/task.js";
 import { createTodoWriteTool } from "../tools/todo-write.js";
@@ -32,6 +32,8 @@ export interface HarnessSetup {
  * extension or a tool; the loop sees only those.
  */
 export async function setUpHarness(options: {
+  /** The session's id (its transcript's), given to hooks as `session_id`. */
+  sessionId: string;
   workspace: Workspace;
   provider: ModelProvider;
   settings: Settings;
@@ -63,10 +65,15 @@ export async function setUpHarness(options: {
   const logHooks = options.verbose || options.settings.logHooks === true;
   const hooks = createSessionHooks({
     registry,
-    sessionId: randomUUID(),
+    sessionId: options.sessionId,
     cwd: options.workspace.root,
     log: logHooks ? options.log : undefined,
     verbose: options.verbose,
+    // Hooks run outside a loop (SessionStart, UserPromptSubmit, SubagentStop) report here.
+    emit: (event) => {
+      if (event.type === "notice")
+        options.log(event.level === "warn" ? `warning: ${event.text}` : event.text);
+    },
   });
 
   const todos = new TodoList();
@@ -76,7 +83,7 @@ export async function setUpHarness(options: {
     tools: options.baseTools,
     workspace: options.workspace,
     extensions: [hooks.subagentExtension, permissions],
-    systemPrompt: options.subagentSystemPrompt,
+    systemPrompt: `${options.subagentSystemPrompt}\n\n${SUBAGENT_PROMPT_SECTION}`,
     onSubagentStop: (info) => hooks.runSubagentStop(info),
   });
 

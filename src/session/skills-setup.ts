@@ -2,11 +2,13 @@ import type { Settings } from "../config/settings.js";
 import {
   buildSkillCatalog,
   createLoadSkillTool,
+  type DiscoveryResult,
   discoverSkills,
   expandSkillInvocation,
   LoadedSkills,
   resolveCatalogBudget,
   type Skill,
+  type SkillCatalog,
 } from "../skills/index.js";
 import type { Tool } from "../tools/tool.js";
 import type { Workspace } from "../tools/workspace.js";
@@ -23,6 +25,35 @@ export interface SkillsSetup {
   promptFilter: PromptFilter;
 }
 
+export interface SkillsView {
+  discovery: DiscoveryResult;
+  catalog: SkillCatalog;
+}
+
+/**
+ * The skills visible from `cwd` and the catalog built from them, with the settings' extra
+ * paths and catalog budget. A session and `hx skills list` both call this, so they agree on
+ * which skills exist and which descriptions the catalog shortens.
+ */
+export function discoverSkillsView(options: {
+  cwd: string;
+  settings: Settings;
+  /** The model's context window in tokens (see resolveContextWindow). */
+  contextWindow: number;
+  /** Defaults to os.homedir() (tests set HOME). */
+  homeDir?: string;
+}): SkillsView {
+  const discovery = discoverSkills({
+    cwd: options.cwd,
+    homeDir: options.homeDir,
+    extraPaths: options.settings.skills?.paths,
+  });
+  const catalog = buildSkillCatalog(discovery.skills, {
+    budget: resolveCatalogBudget(options.contextWindow, options.settings.skills?.catalogBudget),
+  });
+  return { discovery, catalog };
+}
+
 /**
  * Discovers skills once per session and builds the two layers: the catalog (names and
  * descriptions, in the system prompt) and `load_skill` (bodies, on demand).
@@ -35,15 +66,10 @@ export function setUpSkills(options: {
   verbose: boolean;
   log: (line: string) => void;
 }): SkillsSetup {
-  const { skills, diagnostics } = discoverSkills({
-    cwd: options.cwd,
-    extraPaths: options.settings.skills?.paths,
-  });
-  const catalog = buildSkillCatalog(skills, {
-    budget: resolveCatalogBudget(options.contextWindow, options.settings.skills?.catalogBudget),
-  });
+  const { discovery, catalog } = discoverSkillsView(options);
+  const { skills } = discovery;
   if (options.verbose) {
-    for (const line of diagnostics) options.log(`skills: ${line}`);
+    for (const line of discovery.diagnostics) options.log(`skills: ${line}`);
     if (catalog.shortened.length > 0) {
       options.log(`skills: catalog over budget, descriptions shortened: ${catalog.shortened.join(", ")}`);
     }

@@ -56,7 +56,7 @@ export function createSlashCommands(deps: {
         });
         io.print(
           record
-            ? `Compacted: ${record.droppedMessages} messages summarised, ~${record.tokensBefore} → ~${record.tokensAfter} tokens.`
+            ? `Compacted: ${record.droppedMessages} message(s) summarised, ${record.keptMessages} kept; ~${record.tokensBefore.toLocaleString("en-US")} → ~${record.tokensAfter.toLocaleString("en-US")} tokens.`
             : "Nothing to compact yet.",
         );
       },

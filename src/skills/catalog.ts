@@ -1,5 +1,6 @@
 import { compareNames } from "./discover.js";
 import type { Skill } from "./types.js";
+import { codePointLength as length } from "./validate.js";
 
 /**
  * The catalog: the system-prompt section that tells the model which skills exist (name and
@@ -146,10 +147,4 @@ function oneLine(text: string): string {
 
 function listedNames(entries: Array<{ name: string }>): string[] {
   return entries.map((e) => e.name);
-}
-
-function length(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
 }

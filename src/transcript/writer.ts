@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { AgentEvent, EventSink } from "../agent/events.js";
 import type { CompactionRecord } from "../context/compactor.js";
@@ -30,6 +30,8 @@ export interface NewTranscriptOptions {
 export class TranscriptWriter {
   private fd?: number;
   private recorded: number;
+  /** The last message on disk, to notice a history replaced by one of the same length or longer. */
+  private lastRecorded: Message | undefined;
   private pending: TranscriptEvent[];
   private failed = false;
 
@@ -37,11 +39,12 @@ export class TranscriptWriter {
     readonly id: string,
     readonly file: string,
     header: TranscriptEvent[],
-    recordedMessages: number,
+    recordedMessages: readonly Message[],
     private readonly onError?: (error: Error) => void,
   ) {
     this.pending = header;
-    this.recorded = recordedMessages;
+    this.recorded = recordedMessages.length;
+    this.lastRecorded = recordedMessages.at(-1);
   }
 
   /** A new session; nothing is written until the first message. */
@@ -55,7 +58,7 @@ export class TranscriptWriter {
       provider: options.provider,
       model: options.model,
     };
-    return new TranscriptWriter(id, sessionFile(options.workspaceRoot, id), [header], 0, options.onError);
+    return new TranscriptWriter(id, sessionFile(options.workspaceRoot, id), [header], [], options.onError);
   }
 
   /**
@@ -71,7 +74,7 @@ export class TranscriptWriter {
     const id = path.basename(file, ".jsonl");
     const events: TranscriptEvent[] = [{ type: "resume" }];
     if (options.repaired) events.push({ type: "history", messages: [...messages] });
-    const writer = new TranscriptWriter(id, file, [], messages.length, options.onError);
+    const writer = new TranscriptWriter(id, file, [], messages, options.onError);
     for (const event of events) writer.record(event);
     return writer;
   }
@@ -82,7 +85,8 @@ export class TranscriptWriter {
     try {
       if (this.fd === undefined) {
         mkdirSync(path.dirname(this.file), { recursive: true });
-        this.fd = openSync(this.file, "a");
+        this.fd = openSync(this.file, "a+");
+        this.endPartialLine(this.fd);
         const header = this.pending;
         this.pending = [];
         for (const early of header) this.write(early);
@@ -94,16 +98,21 @@ export class TranscriptWriter {
     }
   }
 
-  /** Writes the messages not yet on disk; a history that got shorter is recorded whole. */
+  /**
+   * Writes the messages not yet on disk. A history that was replaced rather than appended to
+   * (shorter, or no longer holding the last message written at its place, e.g. `/resume`
+   * loading another session) is recorded whole.
+   */
   syncMessages(messages: readonly Message[]): void {
-    if (messages.length < this.recorded) {
-      this.record({ type: "history", messages: [...messages] });
-      this.recorded = messages.length;
-      return;
-    }
-    for (let i = this.recorded; i < messages.length; i++)
-      this.record({ type: "message", message: messages[i] });
+    const replaced =
+      messages.length < this.recorded ||
+      (this.recorded > 0 && messages[this.recorded - 1] !== this.lastRecorded);
+    if (replaced) this.record({ type: "history", messages: [...messages] });
+    else
+      for (let i = this.recorded; i < messages.length; i++)
+        this.record({ type: "message", message: messages[i] });
     this.recorded = messages.length;
+    this.lastRecorded = messages.at(-1);
   }
 
   recordCompaction(record: CompactionRecord): void {
@@ -119,6 +128,7 @@ export class TranscriptWriter {
       messages: record.messages,
     });
     this.recorded = record.messages.length;
+    this.lastRecorded = record.messages.at(-1);
   }
 
   /**
@@ -137,6 +147,18 @@ export class TranscriptWriter {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+  }
+
+  /**
+   * A crash mid-write leaves a last line without its newline; appending right after it would
+   * glue the next event onto the cut one and lose both. Finish that line first.
+   */
+  private endPartialLine(fd: number): void {
+    const size = fstatSync(fd).size;
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) writeSync(fd, "\n");
   }
 
   private write(event: TranscriptEvent): void {

@@ -58,6 +58,62 @@ function compactorFor(
   return new ContextCompactor({ provider: model, window, system: SYSTEM, toolSchemas: [], ...extra });
 }
 
+describe("sizing the next request", () => {
+  async function runWithReportedInput(report: (request: ModelRequest) => number) {
+    const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+    const model = new ScriptedModel([]);
+    let step = 0;
+    feed(model, 80, (request: ModelRequest): ScriptedReply => {
+      if (isSummaryRequest(request)) return summaryReply();
+      step += 1;
+      const usage = { inputTokens: report(request), outputTokens: 10 };
+      if (step > 40) return { text: "done", usage };
+      return { toolCalls: [{ name: "work", arguments: { chars: 2_000, step } }], usage };
+    });
+    const window = 8_000;
+    const session = sessionRunner({
+      model,
+      system: SYSTEM,
+      tools: [workTool],
+      root,
+      extensions: [compactorFor(model, window).extension()],
+    });
+    const result = await session.run("work for a while");
+    const work = model.requests.filter((r) => !isSummaryRequest(r));
+    return { result, window, largest: Math.max(...work.map(estimateRequestTokens)), model };
+  }
+
+  it("never trusts a reported input lower than the estimate (servers that report 0 or too little)", async () => {
+    const { result, window, largest, model } = await runWithReportedInput(() => 1);
+    expect(result.stop).toBe("done");
+    expect(model.requests.some(isSummaryRequest)).toBe(true);
+    expect(largest).toBeLessThanOrEqual(window);
+  });
+
+  it("compacts earlier when the provider counts more tokens than the estimate", async () => {
+    const tokenizerRatio = 1.5;
+    const { result, window, model } = await runWithReportedInput((r) =>
+      Math.round(estimateRequestTokens(r) * tokenizerRatio),
+    );
+    expect(result.stop).toBe("done");
+    const work = model.requests.filter((r) => !isSummaryRequest(r));
+    // As the provider counts them, requests stay inside the window (one turn of slack).
+    for (const request of work.slice(1))
+      expect(estimateRequestTokens(request) * tokenizerRatio).toBeLessThanOrEqual(window);
+  });
+});
+
+describe("compaction nobody's estimate asked for summarises most of a short history", () => {
+  it("/compact on a conversation far below the window keeps only the latest turn", async () => {
+    const model = new ScriptedModel([summaryReply()]);
+    const messages = conversation(6, 300, -1);
+    const record = await compactorFor(model, 100_000).compactNow(messages, { focus: "x" });
+    expect(record?.droppedMessages).toBe(11);
+    expect(record?.keptMessages).toBe(2);
+    expect(record!.tokensAfter).toBeLessThan(record!.tokensBefore);
+  });
+});
+
 describe("context overflow from the provider", () => {
   it("compacts and retries once, then succeeds", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));

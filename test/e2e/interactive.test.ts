@@ -28,7 +28,10 @@ describe("hx interactive session", () => {
     expect(run.stdout).toContain("You said hi before.");
     expect(run.stdout).toMatch(/\/context\s+what the next request holds/);
     expect(server.requests).toHaveLength(2);
-    const second = server.requests[1].body.messages.map((m: { role: string; content: string }) => [m.role, m.content]);
+    const second = server.requests[1].body.messages.map((m: { role: string; content: string }) => [
+      m.role,
+      m.content,
+    ]);
     expect(second.slice(1)).toEqual([
       ["user", "hi"],
       ["assistant", "Hello there, friend."],

@@ -20,6 +20,13 @@ describe("matchers", () => {
     [".*_file", "read_file", true],
     [".*_file", "bash", false],
     ["^mcp__.*", "mcp__x__y", true],
+    // Claude Code's tool names, as copied from a Claude Code setup.
+    ["Bash", "bash", true],
+    ["Write|Edit", "write_file", true],
+    ["Write|Edit", "edit_file", true],
+    ["MultiEdit", "edit_file", true],
+    ["Write|Edit", "bash", false],
+    ["Read", "read_file", true],
   ])("%s matches %s → %s", (matcher, tool, expected) => {
     expect(matches(matcher, tool)).toBe(expected);
   });

@@ -25,6 +25,21 @@ describe("parseRule", () => {
     expect(parseRule("bash(echo (hi))")).toMatchObject({ pattern: "echo (hi)" });
   });
 
+  it("reads Claude Code's tool names as hx's", () => {
+    expect(parseRule("Bash(git status:*)")).toEqual({
+      text: "Bash(git status:*)",
+      tool: "bash",
+      pattern: "git status:*",
+    });
+    expect(parseRule("Write(src/**)")).toMatchObject({ tool: "write_file", pattern: "src/**" });
+    expect(parseRule("Edit")).toEqual({ text: "Edit", tool: "edit_file" });
+    expect(parseRule("Read(.env)")).toMatchObject({ tool: "read_file", pattern: ".env" });
+    expect(parseRule("TodoWrite")).toMatchObject({ tool: "todo_write" });
+    // Names hx does not know stay as written (and match nothing).
+    expect(parseRule("WebFetch")).toMatchObject({ tool: "WebFetch" });
+    expect(commandMatches("git status:*", "git status --short")).toBe(true);
+  });
+
   it("rejects text that is not a rule, with a hint", () => {
     expect(parseRule("bash(")).toHaveProperty("error");
     expect(parseRule("git push")).toHaveProperty("error");

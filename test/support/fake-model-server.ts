@@ -29,6 +29,9 @@
  *   server.httpError(429, body?, { "retry-after-ms": "10" }); // status + JSON body + headers
  *   server.raw("data: {...}\n\n", { status: 200 });           // replay recorded bytes verbatim
  *   server.hang();                                // accept the request, never answer
+ *   server.replyWith((request, reply) => {        // when the queue is empty: build the answer
+ *     reply.text(request.body.tools?.length ? "with tools" : "a summary"); // from the request
+ *   });                                           // (long scripted sessions, summary calls)
  *   server.requests                               // every request: method, path, headers, body
  *   server.pending()                              // queued responses not used yet
  *   await server.close();
@@ -145,6 +148,11 @@ export interface FakeModelServer {
   httpError(status: number, body?: unknown, headers?: Record<string, string>): void;
   raw(data: string | Buffer, options?: { status?: number; headers?: Record<string, string> }): void;
   hang(): void;
+  /**
+   * Answers requests that find the queue empty by calling `respond` with the request and a
+   * fresh reply to fill in (queued responses still come first). Replaces a previous responder.
+   */
+  replyWith(respond: (request: RecordedRequest, reply: ReplyBuilder) => void): void;
   pending(): number;
   close(): Promise<void>;
 }
@@ -153,6 +161,7 @@ export interface FakeModelServer {
 export async function startFakeModelServer(): Promise<FakeModelServer> {
   const queue: Scripted[] = [];
   const requests: RecordedRequest[] = [];
+  let responder: ((request: RecordedRequest, reply: ReplyBuilder) => void) | undefined;
   let toolIds = 0;
   const nextToolId = () => {
     toolIds += 1;
@@ -189,7 +198,12 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       });
       return;
     }
-    const next = queue.shift();
+    let next = queue.shift();
+    if (!next && responder) {
+      const builder = new ReplyBuilder(nextToolId);
+      responder(recorded, builder);
+      next = { kind: "reply", builder };
+    }
     if (!next) {
       const message = `fake-model-server: the script ran out; no response queued for request #${requests.length} (${req.method} ${path})`;
       sendJson(res, 500, errorBody(wire, message, "fake_script_exhausted"), { "x-should-retry": "false" });
@@ -245,6 +259,9 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     },
     hang() {
       queue.push({ kind: "hang" });
+    },
+    replyWith(respond) {
+      responder = respond;
     },
     pending: () => queue.length,
     close: () =>

@@ -234,4 +234,40 @@ describe("a rewritten history without a compaction record", () => {
     writer.syncMessages(messages);
     expect(readTranscript(writer.file).messages).toEqual(messages);
   });
+
+  it("is recorded whole when replaced by one as long or longer (/resume loading another session)", () => {
+    const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
+    const messages: Message[] = [
+      { role: "user", content: "mine" },
+      { role: "assistant", content: "my answer", toolCalls: [] },
+    ];
+    writer.syncMessages(messages);
+    const other: Message[] = [
+      { role: "user", content: "theirs" },
+      { role: "assistant", content: "their answer", toolCalls: [] },
+      { role: "user", content: "and more" },
+    ];
+    messages.splice(0, messages.length, ...other);
+    writer.syncMessages(messages);
+    messages.push({ role: "assistant", content: "next", toolCalls: [] });
+    writer.syncMessages(messages);
+    expect(readTranscript(writer.file).messages).toEqual(messages);
+  });
+});
+
+describe("appending after a crash mid-write", () => {
+  it("finishes the cut line first, so the next event is not glued onto it", async () => {
+    const { writer, session } = await recordedSession(["task"]);
+    appendFileSync(writer.file, '{"type":"message","message":{"role":"user","content":"half a li');
+    const reopened = TranscriptWriter.reopen(writer.file, readTranscript(writer.file).messages, {
+      repaired: true,
+    });
+    const more: Message[] = [...session.messages, { role: "user", content: "after the crash" }];
+    reopened.syncMessages(more);
+    const transcript = readTranscript(writer.file);
+    expect(transcript.messages).toEqual(more);
+    expect(transcript.truncatedTail).toBe(false);
+    expect(transcript.warnings).toHaveLength(1);
+    expect(readFileSync(writer.file, "utf8")).toMatch(/"half a li\n\{"type":"resume"/);
+  });
 });

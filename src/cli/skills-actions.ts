@@ -1,0 +1,212 @@
+// The work behind `hx skills ...`, loaded only when such a command runs.
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { resolveContextWindow } from "../context/index.js";
+import { providerDefaults } from "../providers/registry.js";
+import { discoverSkillsView, type SkillsView } from "../session/skills-setup.js";
+import type { SkillCatalog } from "../skills/catalog.js";
+import { type DiscoveryResult, findProjectRoot, loadSkillsFromRoots } from "../skills/discover.js";
+
+export { findProjectRoot };
+
+import { findSkillByName, unknownSkillMessage } from "../skills/load-skill-tool.js";
+import { listSkillFiles } from "../skills/skill-content.js";
+import type { Skill } from "../skills/types.js";
+import { findSkillFile, type SkillValidation, validateName, validateSkillPath } from "../skills/validate.js";
+import { resolveRun } from "./prepare-run.js";
+import type { RunFlags } from "./run-config.js";
+
+export interface SkillsCommandDeps {
+  /** The working directory when no -C/--cwd is given (default process.cwd()). */
+  getCwd?: () => string;
+  /** Defaults to os.homedir() (tests set HOME). */
+  homeDir?: string;
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+  /** Receives 0 ok, 1 failure, 2 usage error (default: sets process.exitCode). */
+  setExitCode?: (code: number) => void;
+}
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  exit: (code: number) => void;
+}
+
+/**
+ * Discovery and catalog exactly as a session started in `cwd` would build them: the same
+ * settings (see resolveRun), and the catalog budget from the same context window (flag >
+ * HX_CONTEXT_WINDOW > settings > the configured model, or its provider's default model).
+ */
+export function discoverAll(
+  cwd: string,
+  options: Pick<RunFlags, "provider" | "model" | "contextWindow"> & { homeDir?: string } = {},
+): SkillsView & { warnings: string[] } {
+  const { homeDir, ...flags } = options;
+  const { settings, config } = resolveRun({ ...flags, cwd });
+  const window = resolveContextWindow({
+    model: config.model || defaultModel(config.provider),
+    flag: config.contextWindowFlag,
+    env: process.env.HX_CONTEXT_WINDOW,
+    settings: settings.merged.contextWindow,
+  });
+  const view = discoverSkillsView({ cwd, settings: settings.merged, contextWindow: window.tokens, homeDir });
+  return { ...view, warnings: [...settings.warnings, ...window.warnings] };
+}
+
+/** The provider's default model; "" (the smallest default window) for an unknown provider. */
+function defaultModel(provider: string): string {
+  try {
+    return providerDefaults(provider).model;
+  } catch {
+    return "";
+  }
+}
+
+export function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, json: boolean, io: Io): number {
+  const shortened = new Set(catalog.shortened);
+  const nameOnly = new Set(catalog.nameOnly);
+  const rows = discovery.skills.map((skill) => ({
+    name: skill.name,
+    description: skill.description,
+    path: skill.file,
+    source: skill.source,
+    warnings: skill.warnings,
+    inCatalog: !skill.disableModelInvocation,
+    catalog: nameOnly.has(skill.name) ? "name-only" : shortened.has(skill.name) ? "shortened" : "full",
+  }));
+  if (json) {
+    io.out(`${JSON.stringify({ skills: rows, diagnostics: discovery.diagnostics }, null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    io.out("No skills found. Add one with `hx skills new NAME` (it goes to .agents/skills/NAME/SKILL.md).\n");
+  }
+  for (const row of rows) {
+    const notes: string[] = [row.source];
+    if (!row.inCatalog) notes.push("user-invocable only");
+    if (row.catalog !== "full") notes.push(`${row.catalog} in catalog`);
+    io.out(`${row.name}  (${notes.join(", ")})\n  ${oneLine(row.description)}\n  ${row.path}\n`);
+    for (const warning of row.warnings) io.out(`  warning: ${warning}\n`);
+  }
+  if (catalog.shortened.length > 0 || catalog.nameOnly.length > 0) {
+    io.out(
+      `\nThe catalog is over its budget: ${catalog.shortened.length} description(s) shortened, ${catalog.nameOnly.length} skill(s) listed by name only. Raise skills.catalogBudget or shorten descriptions.\n`,
+    );
+  }
+  const shadowed = discovery.diagnostics.filter((d) => d.startsWith("Skill '"));
+  for (const line of shadowed) io.out(`note: ${line}\n`);
+  return 0;
+}
+
+export function showSkill(skills: readonly Skill[], name: string, io: Io): number {
+  const skill = findSkillByName(skills, name.trim());
+  if (!skill) {
+    io.err(`hx: ${unknownSkillMessage(name, skills).replace(/^Error: /, "")}\n`);
+    return 1;
+  }
+  io.out(`# ${skill.name} (${skill.source})\n${skill.file}\n\n${skill.body}\n`);
+  const { files, more } = listSkillFiles(skill, 200);
+  if (files.length > 0) {
+    io.out(`\nFiles in ${skill.dir}:\n${files.map((f) => `  ${f}\n`).join("")}`);
+    if (more > 0) io.out(`  … and ${more} more\n`);
+  }
+  return 0;
+}
+
+/** A SKILL.md, a skill folder, or a folder of skills (searched like a skill root). */
+export function expandValidationTargets(paths: string[]): string[] {
+  const targets: string[] = [];
+  for (const target of paths) {
+    let isDir = false;
+    try {
+      isDir = statSync(target).isDirectory();
+    } catch {
+      targets.push(target); // reported as "Path does not exist"
+      continue;
+    }
+    if (!isDir || findSkillFile(target)) {
+      targets.push(target);
+      continue;
+    }
+    const found = loadSkillsFromRoots([{ dir: target, source: "settings" }]);
+    const files = found.skills.map((s) => s.file);
+    // Skills shadowed by a same-named one still deserve a verdict.
+    for (const line of found.diagnostics) {
+      const match = /^Skill '.*' at (.+) is shadowed by /.exec(line);
+      if (match) files.push(match[1]);
+    }
+    targets.push(...(files.length > 0 ? files.sort() : [target]));
+  }
+  return targets;
+}
+
+export function validateSkills(targets: string[], json: boolean, io: Io): number {
+  const results: SkillValidation[] = targets.map((t) => validateSkillPath(t));
+  if (json) {
+    io.out(`${JSON.stringify(results, null, 2)}\n`);
+  } else {
+    if (results.length === 0) io.out("No skills to validate.\n");
+    for (const result of results) {
+      io.out(`${result.valid ? "ok     " : "INVALID"} ${result.name}  ${result.path}\n`);
+      for (const error of result.errors) io.out(`  error: ${indent(error)}\n`);
+      for (const warning of result.warnings) io.out(`  warning: ${indent(warning)}\n`);
+    }
+    const invalid = results.filter((r) => !r.valid).length;
+    if (results.length > 0) io.out(`\n${results.length - invalid} valid, ${invalid} invalid\n`);
+  }
+  return results.every((r) => r.valid) ? 0 : 1;
+}
+
+export function newSkill(projectRoot: string, name: string, io: Io): number {
+  const problems = validateName(name, undefined);
+  if (problems.length > 0 || name !== name.trim() || /[^a-z0-9-]/.test(name)) {
+    const rule =
+      "a skill name is 1-64 lowercase letters, digits and single hyphens, not starting or ending with '-'";
+    io.err(
+      `hx: invalid skill name '${name}': ${problems.length > 0 ? problems.map((p) => p.replace(/\.$/, "")).join("; ") : "use ASCII"}. Rule: ${rule}.\n`,
+    );
+    return 2;
+  }
+  const dir = path.join(projectRoot, ".agents", "skills", name);
+  const file = path.join(dir, "SKILL.md");
+  if (existsSync(file)) {
+    io.err(`hx: ${file} already exists; edit it or pick another name.\n`);
+    return 1;
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, scaffold(name));
+  io.out(
+    `Created ${file}\nEdit the description (what it does AND when to use it), then run: hx skills validate ${dir}\n`,
+  );
+  return 0;
+}
+
+export function scaffold(name: string): string {
+  return `---
+name: ${name}
+description: TODO say what this skill does and when to use it, e.g. "Drafts release notes from merged PRs. Use when the user asks for release notes or a changelog entry."
+---
+
+# ${name}
+
+## When to use
+- TODO the tasks or phrases that should make the agent load this skill.
+
+## Steps
+1. TODO the first thing to do.
+2. TODO how to check the result.
+
+## References
+Put long material in references/ next to this file and say here when to read it.
+`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
+function indent(text: string): string {
+  return text.replace(/\n/g, "\n    ");
+}

@@ -1,0 +1,174 @@
+// Shared setup for the harness end-to-end tests (test/e2e/harness-*.test.ts): the real built
+// `hx` against the fake model server, with settings written as a Claude Code user writes them.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach } from "vitest";
+import {
+  type FakeModelServer,
+  type RecordedRequest,
+  startFakeModelServer,
+} from "../support/fake-model-server.js";
+import { HX_BIN, type HxOptions, type HxRun, hxEnv, runHx, tempDir } from "../support/run-hx.js";
+
+export interface HarnessContext {
+  server: FakeModelServer;
+  /** The project folder hx works in (`-C`). */
+  work: string;
+  /** `--provider openai --base-url … --model test-model -C work`. */
+  args: () => string[];
+  /** Runs `hx agent <task> [...extra]` headless (stdin closed at once). */
+  agent: (task: string, extra?: string[], options?: HxOptions) => Promise<HxRun>;
+}
+
+export const KEYS = { OPENAI_API_KEY: "sk-test" };
+
+/** Starts a fresh fake server and project folder for each test of the calling file. */
+export function useHarness(): HarnessContext {
+  const context = {} as HarnessContext;
+  beforeEach(async () => {
+    context.server = await startFakeModelServer();
+    context.work = tempDir("hx-harness-");
+  });
+  afterEach(async () => {
+    await context.server.close();
+  });
+  context.args = () => [
+    "--provider",
+    "openai",
+    "--base-url",
+    `${context.server.url}/v1`,
+    "--model",
+    "test-model",
+    "-C",
+    context.work,
+  ];
+  context.agent = (task, extra = [], options = {}) =>
+    runHx(["agent", task, ...extra, ...context.args()], {
+      ...options,
+      env: { ...KEYS, ...options.env },
+    });
+  return context;
+}
+
+/** Writes `.hx/<file>` (default settings.json) in the project. */
+export function writeSettings(work: string, settings: unknown, file = "settings.json"): void {
+  mkdirSync(path.join(work, ".hx"), { recursive: true });
+  writeFileSync(path.join(work, ".hx", file), JSON.stringify(settings, null, 2));
+}
+
+/** Writes an executable bash script into the project and returns its absolute path. */
+export function writeScript(work: string, name: string, body: string): string {
+  const file = path.join(work, name);
+  writeFileSync(file, `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
+  return file;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: recorded wire messages are plain JSON.
+export type WireMessage = any;
+
+/** The messages of a recorded OpenAI Chat Completions request. */
+export function messagesOf(request: RecordedRequest): WireMessage[] {
+  return request.body.messages;
+}
+
+/** The `role: "tool"` results of a request, in order, as text. */
+export function toolResultsOf(request: RecordedRequest): string[] {
+  return messagesOf(request)
+    .filter((message) => message.role === "tool")
+    .map((message) => String(message.content));
+}
+
+/** The names of the tools offered in a request. */
+export function toolNamesOf(request: RecordedRequest): string[] {
+  return (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
+}
+
+/** `[HOOK] ...` lines of a run's stderr, in order. */
+export function hookLines(stderr: string): string[] {
+  return stderr.split("\n").filter((line) => line.trimStart().startsWith("[HOOK]"));
+}
+
+/** The closing stats line (`turns=… tool_calls=… blocked=…`). */
+export function statsLine(stderr: string): string {
+  return stderr.split("\n").find((line) => /^turns=\d+ tool_calls=\d+ blocked=\d+/.test(line)) ?? "";
+}
+
+/**
+ * Checks that every assistant message with tool calls is followed directly by exactly one
+ * tool result per call, in order: nothing (a reminder, say) sits between a call and its result.
+ * Returns the problems found.
+ */
+export function callResultPairingProblems(messages: WireMessage[]): string[] {
+  const problems: string[] = [];
+  messages.forEach((message, index) => {
+    const calls: Array<{ id: string }> = message.role === "assistant" ? (message.tool_calls ?? []) : [];
+    calls.forEach((call, offset) => {
+      const next = messages[index + 1 + offset];
+      if (next?.role !== "tool" || next.tool_call_id !== call.id) {
+        problems.push(`message ${index + 1 + offset} should be the result of ${call.id}, got ${next?.role}`);
+      }
+    });
+  });
+  return problems;
+}
+
+const PTY_DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), "harness-pty-driver.py");
+
+export interface PtyStep {
+  /** Text to wait for (after the previous step's match). */
+  expect: string;
+  /** Keys to type once it appeared, e.g. "y\r". */
+  send: string;
+}
+
+export interface PtyRun {
+  /** stdout and stderr together, as the terminal showed them. */
+  output: string;
+  code: number | null;
+  /** Set when the driver gave up waiting for a step or for the exit. */
+  error?: string;
+}
+
+/**
+ * Runs the built `hx` in a real pseudo-terminal (python3's pty module), waits for each
+ * step's text and types its answer. Never waits forever: the driver gives up after
+ * `timeoutSeconds` and kills hx.
+ */
+export function runHxInTerminal(
+  args: string[],
+  options: { cwd: string; steps: PtyStep[]; env?: Record<string, string>; timeoutSeconds?: number },
+): Promise<PtyRun> {
+  const spec = {
+    argv: [process.execPath, HX_BIN, ...args],
+    cwd: options.cwd,
+    steps: options.steps,
+    timeout: options.timeoutSeconds ?? 20,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn("python3", [PTY_DRIVER], {
+      env: hxEnv({ ...KEYS, ...options.env }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", () => {
+      try {
+        resolve(JSON.parse(stdout) as PtyRun);
+      } catch {
+        reject(new Error(`pty driver failed: ${stderr || stdout}`));
+      }
+    });
+    child.stdin.end(JSON.stringify(spec));
+  });
+}
+
+export { tempDir };

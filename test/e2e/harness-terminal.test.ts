@@ -1,0 +1,105 @@
+// End to end: asking for permission in a real terminal (a pseudo-terminal from python3's pty
+// module). Each answer is typed only after the question appeared, so the tests do not race.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runHxInTerminal, toolResultsOf, useHarness } from "./harness-support.js";
+
+const h = useHarness();
+
+const question = (command: string) => `Allow bash(${command})? [y]es / [n]o / [a]lways`;
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe("asking in a terminal", () => {
+  it("hx agent: yes runs the call, no refuses it, always saves the rule and stops asking", async () => {
+    h.server.reply().tool("bash", { command: "echo one > one.txt" });
+    h.server.reply().tool("bash", { command: "echo two > two.txt" });
+    h.server.reply().tool("bash", { command: "echo three >> three.txt" });
+    h.server.reply().tool("bash", { command: "echo three >> three.txt" });
+    h.server.reply().text("all asked");
+
+    const run = await runHxInTerminal(["agent", "make files", ...h.args()], {
+      cwd: h.work,
+      steps: [
+        { expect: question("echo one > one.txt"), send: "y\r" },
+        { expect: question("echo two > two.txt"), send: "n\r" },
+        { expect: question("echo three >> three.txt"), send: "a\r" },
+      ],
+    });
+
+    expect(run.error).toBeUndefined();
+    expect(run.code).toBe(0);
+    expect(readFileSync(path.join(h.work, "one.txt"), "utf8")).toBe("one\n");
+    expect(existsSync(path.join(h.work, "two.txt"))).toBe(false);
+    expect(toolResultsOf(h.server.requests[2])[1]).toBe(
+      "Permission denied: the user declined bash(echo two > two.txt). Do not retry the same call; choose another way or ask the user.",
+    );
+    // "always": saved to the project's local settings, and the identical second call ran unasked.
+    const local = JSON.parse(readFileSync(path.join(h.work, ".hx/settings.local.json"), "utf8"));
+    expect(local).toEqual({ permissions: { allow: ["bash(echo three >> three.txt)"] } });
+    expect(count(run.output, question("echo three >> three.txt"))).toBe(1);
+    expect(readFileSync(path.join(h.work, "three.txt"), "utf8")).toBe("three\nthree\n");
+    expect(run.output).toContain("all asked");
+    expect(run.output).toMatch(/turns=5 tool_calls=4 blocked=1 /);
+  });
+
+  it("an 'always' answer holds in the next run, headless", async () => {
+    h.server.reply().tool("bash", { command: "echo saved >> saved.txt" });
+    h.server.reply().text("first");
+    const first = await runHxInTerminal(["agent", "go", ...h.args()], {
+      cwd: h.work,
+      steps: [{ expect: question("echo saved >> saved.txt"), send: "a\r" }],
+    });
+    expect(first.error).toBeUndefined();
+
+    h.server.reply().tool("bash", { command: "echo saved >> saved.txt" });
+    h.server.reply().text("second");
+    const second = await h.agent("go again");
+
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain("Permission denied");
+    expect(readFileSync(path.join(h.work, "saved.txt"), "utf8")).toBe("saved\nsaved\n");
+  });
+
+  it("the interactive session asks on its own prompt line and keeps going", async () => {
+    h.server.reply().tool("bash", { command: "echo repl > repl.txt" });
+    h.server.reply().text("wrote repl.txt");
+    h.server.reply().tool("bash", { command: "echo again > again.txt" });
+    h.server.reply().text("declined");
+
+    const run = await runHxInTerminal(h.args(), {
+      cwd: h.work,
+      steps: [
+        { expect: "hx >> ", send: "write a file\r" },
+        { expect: question("echo repl > repl.txt"), send: "y\r" },
+        { expect: "hx >> ", send: "write another\r" },
+        { expect: question("echo again > again.txt"), send: "n\r" },
+        { expect: "hx >> ", send: "/exit\r" },
+      ],
+    });
+
+    expect(run.error).toBeUndefined();
+    expect(run.code).toBe(0);
+    expect(readFileSync(path.join(h.work, "repl.txt"), "utf8")).toBe("repl\n");
+    expect(existsSync(path.join(h.work, "again.txt"))).toBe(false);
+    expect(run.output).toContain("wrote repl.txt");
+    expect(toolResultsOf(h.server.requests[3]).at(-1)).toMatch(/^Permission denied: the user declined/);
+  });
+
+  it.each([
+    ["Ctrl-D (end of input)", "\x04"],
+    ["Ctrl-C", "\x03"],
+    ["an empty line", "\r"],
+  ])("%s at the question counts as no", async (_name, keys) => {
+    h.server.reply().tool("bash", { command: "echo eof > eof.txt" });
+    h.server.reply().text("stopped");
+    const run = await runHxInTerminal(["agent", "go", ...h.args()], {
+      cwd: h.work,
+      steps: [{ expect: question("echo eof > eof.txt"), send: keys }],
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(h.work, "eof.txt"))).toBe(false);
+    expect(toolResultsOf(h.server.requests[1])[0]).toMatch(/^Permission denied: the user declined/);
+  });
+});

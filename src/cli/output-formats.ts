@@ -15,6 +15,7 @@ export function resultSummary(result: SessionRunResult) {
       turns: result.subagentStats.turns,
       tool_calls: result.subagentStats.toolCalls,
       blocked: result.subagentStats.blocked,
+      usage: usageJson(result.subagentStats),
     },
     ...(result.refused ? { refused: result.refused } : {}),
     ...(result.error

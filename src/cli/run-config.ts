@@ -69,7 +69,14 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
   const provider = providerLayer >= 0 ? layers[providerLayer].provider! : DEFAULT_PROVIDER;
   const usable = (index: number) => providerLayer < 0 || index <= providerLayer;
   const model = layers.find((l, i) => l.model && usable(i))?.model;
-  const baseURL = layers.find((l, i) => l.baseURL && usable(i))?.baseURL;
+  const baseURLLayer = layers.findIndex((l, i) => l.baseURL && usable(i));
+  const baseURL = baseURLLayer >= 0 ? layers[baseURLLayer].baseURL : undefined;
+  if (baseURL !== undefined && !/^https?:\/\/[^\s/]+/.test(baseURL)) {
+    const source = ["--base-url", "HX_BASE_URL", "baseURL in settings"][baseURLLayer];
+    throw new UsageError(
+      `${source} must be an http(s) URL such as http://127.0.0.1:11434/v1 (got '${baseURL}').`,
+    );
+  }
 
   const maxTurns = parsePositiveInt(
     flags.maxTurns ?? env.HX_MAX_TURNS ?? settings.maxTurns?.toString(),

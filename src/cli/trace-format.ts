@@ -40,7 +40,10 @@ export function formatStatsLine(stats: AgentStats, subagents?: AgentStats): stri
     ` tokens: input=${u.inputTokens} cached=${u.cachedInputTokens} output=${u.outputTokens}`;
   if (u.reasoningTokens) line += ` reasoning=${u.reasoningTokens}`;
   if (subagents && subagents.turns > 0) {
-    line += ` | subagents: turns=${subagents.turns} tool_calls=${subagents.toolCalls} blocked=${subagents.blocked}`;
+    const s = subagents.usage;
+    line +=
+      ` | subagents: turns=${subagents.turns} tool_calls=${subagents.toolCalls} blocked=${subagents.blocked}` +
+      ` tokens: input=${s.inputTokens} cached=${s.cachedInputTokens} output=${s.outputTokens}`;
   }
   return line;
 }

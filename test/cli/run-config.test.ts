@@ -50,5 +50,14 @@ describe("resolveRunConfig precedence: flags > env > settings", () => {
     );
     expect(() => resolveRunConfig({ thinking: "maybe" }, {}, {})).toThrow(/--thinking must be 'on' or 'off'/);
     expect(() => resolveRunConfig({ outputFormat: "xml" }, {}, {})).toThrow(/--output-format must be one of/);
+    expect(() => resolveRunConfig({ baseUrl: "--permission-mode" }, {}, {})).toThrow(
+      /--base-url must be an http/,
+    );
+    expect(() => resolveRunConfig({}, { HX_BASE_URL: "localhost:11434" }, {})).toThrow(
+      /^HX_BASE_URL must be/,
+    );
+    expect(resolveRunConfig({ baseUrl: "http://127.0.0.1:1/v1" }, {}, {}).baseURL).toBe(
+      "http://127.0.0.1:1/v1",
+    );
   });
 });

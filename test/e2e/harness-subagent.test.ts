@@ -93,7 +93,7 @@ describe("the task subagent", () => {
     expect(run.stderr).toContain('subagent "find the port" stats turns=2 tool_calls=2 blocked=1');
     // The parent's own counts, then the subagents'.
     expect(statsLine(run.stderr)).toMatch(
-      /^turns=2 tool_calls=1 blocked=0 tokens: .* \| subagents: turns=2 tool_calls=2 blocked=1$/,
+      /^turns=2 tool_calls=1 blocked=0 tokens: .* \| subagents: turns=2 tool_calls=2 blocked=1 tokens: input=\d+ cached=\d+ output=\d+$/,
     );
   });
 

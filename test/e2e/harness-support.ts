@@ -10,7 +10,8 @@ import {
   type RecordedRequest,
   startFakeModelServer,
 } from "../support/fake-model-server.js";
-import { HX_BIN, type HxOptions, type HxRun, hxEnv, runHx, tempDir } from "../support/run-hx.js";
+import { type HxOptions, type HxRun, runHx, tempDir } from "../support/run-hx.js";
+import { startInTerminal } from "../support/terminal.js";
 
 export interface HarnessContext {
   server: FakeModelServer;
@@ -114,8 +115,6 @@ export function callResultPairingProblems(messages: WireMessage[]): string[] {
   return problems;
 }
 
-const PTY_DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), "harness-pty-driver.py");
-
 export interface PtyStep {
   /** Text to wait for (after the previous step's match). */
   expect: string;
@@ -127,48 +126,39 @@ export interface PtyRun {
   /** stdout and stderr together, as the terminal showed them. */
   output: string;
   code: number | null;
-  /** Set when the driver gave up waiting for a step or for the exit. */
+  /** Set when a step's text never appeared or hx did not exit in time. */
   error?: string;
 }
 
 /**
- * Runs the built `hx` in a real pseudo-terminal (python3's pty module), waits for each
- * step's text and types its answer. Never waits forever: the driver gives up after
- * `timeoutSeconds` and kills hx.
+ * Runs the built `hx` in a real pseudo-terminal, waits for each step's text and types its
+ * answer. Never waits forever: after `timeoutSeconds` hx is killed and `error` says why.
  */
-export function runHxInTerminal(
+export async function runHxInTerminal(
   args: string[],
   options: { cwd: string; steps: PtyStep[]; env?: Record<string, string>; timeoutSeconds?: number },
 ): Promise<PtyRun> {
-  const spec = {
-    argv: [process.execPath, HX_BIN, ...args],
-    cwd: options.cwd,
-    steps: options.steps,
-    timeout: options.timeoutSeconds ?? 20,
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn("python3", [PTY_DRIVER], {
-      env: hxEnv({ ...KEYS, ...options.env }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", () => {
-      try {
-        resolve(JSON.parse(stdout) as PtyRun);
-      } catch {
-        reject(new Error(`pty driver failed: ${stderr || stdout}`));
-      }
-    });
-    child.stdin.end(JSON.stringify(spec));
-  });
+  const timeoutMs = (options.timeoutSeconds ?? 20) * 1000;
+  const term = startInTerminal(args, { cwd: options.cwd, env: { ...KEYS, ...options.env } });
+  let error: string | undefined;
+  try {
+    let from = 0;
+    for (const step of options.steps) {
+      const at = await term.waitFor(step.expect, { from, timeoutMs });
+      from = at + step.expect.length;
+      term.type(step.send);
+    }
+    const timer = setTimeout(() => {
+      error = `hx did not exit within ${timeoutMs} ms`;
+      term.kill();
+    }, timeoutMs);
+    const code = await term.exited();
+    clearTimeout(timer);
+    return { output: term.output(), code: error ? null : code, error };
+  } catch (failure) {
+    term.kill();
+    return { output: term.output(), code: null, error: (failure as Error).message };
+  }
 }
 
 export { tempDir };

@@ -1,9 +1,7 @@
 // Shared setup for the harness end-to-end tests (test/e2e/harness-*.test.ts): the real built
 // `hx` against the fake model server, with settings written as a Claude Code user writes them.
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach } from "vitest";
 import {
   type FakeModelServer,

@@ -76,6 +76,7 @@ export async function runInteractive(flags: RunFlags): Promise<number> {
     rl.prompt();
   }
   rl.close();
+  process.stdout.write("\n");
   log(pc.dim(`session: ${formatStatsLine(session.total)}`));
   if (session.parts.transcript)
     log(pc.dim(`continue it later with: hx --resume ${session.parts.transcript.id}`));

@@ -19,23 +19,37 @@ const RESULT_PREVIEW_LINES = 6;
  * stderr, the answer on stdout. Subagent events are shown indented under the parent's.
  */
 export function createTerminalRenderer(options: TerminalRendererOptions): EventSink {
-  return (event) => render(options, event, "");
+  const state: RenderState = { inReasoning: false };
+  return (event) => render(options, state, event, "");
 }
 
-function render(options: TerminalRendererOptions, event: AgentEvent, indent: string): void {
+/** Whether reasoning is being streamed, so the answer starts on a line of its own. */
+interface RenderState {
+  inReasoning: boolean;
+}
+
+function render(
+  options: TerminalRendererOptions,
+  state: RenderState,
+  event: AgentEvent,
+  indent: string,
+): void {
   const err = (line: string) => options.stderr.write(`${indent}${line}\n`);
   switch (event.type) {
     case "delta":
       if (indent) return;
       if (event.delta.type === "reasoning") {
-        if (options.showReasoning) options.stderr.write(pc.dim(event.delta.text));
-      } else if (options.streamText) {
-        options.stdout.write(event.delta.text);
+        if (!options.showReasoning) return;
+        options.stderr.write(pc.dim(event.delta.text));
+        state.inReasoning = true;
+        return;
       }
+      endReasoning(options, state);
+      if (options.streamText) options.stdout.write(event.delta.text);
       return;
     case "assistant_message": {
       const { message } = event;
-      if (!indent && options.showReasoning && message.reasoning?.text) options.stderr.write("\n");
+      if (!indent) endReasoning(options, state);
       if (!indent && options.streamText && message.content) options.stdout.write("\n");
       if (!options.streamText && message.toolCalls.length > 0 && message.content.trim()) {
         err(pc.dim(message.content.trim()));
@@ -71,12 +85,18 @@ function render(options: TerminalRendererOptions, event: AgentEvent, indent: str
     case "subagent":
       if (event.event.type === "turn_start" && event.event.turn === 1)
         err(pc.magenta(`task: ${event.label}`));
-      render(options, event.event, `${indent}  `);
+      render(options, state, event.event, `${indent}  `);
       return;
     case "turn_start":
     case "end":
       return;
   }
+}
+
+function endReasoning(options: TerminalRendererOptions, state: RenderState): void {
+  if (!state.inReasoning) return;
+  options.stderr.write("\n");
+  state.inReasoning = false;
 }
 
 function truncateLine(line: string): string {

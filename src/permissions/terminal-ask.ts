@@ -26,6 +26,8 @@ export function createTerminalAsker(options: TerminalAskerOptions = {}): Permiss
           question,
           request.signal,
         );
+    // No answer (Ctrl-C, Ctrl-D): end the question's line so the next output starts clean.
+    if (line === undefined) (options.output ?? process.stderr).write("\n");
     return parsePermissionAnswer(line);
   };
 }

@@ -9,6 +9,7 @@ import { type ResumedSession, TranscriptWriter } from "../transcript/index.js";
 import { AgentSession } from "./agent-session.js";
 import { setUpContext } from "./context-setup.js";
 import { setUpHarness } from "./harness-setup.js";
+import { loadProjectInstructions } from "./project-instructions.js";
 import { setUpSkills } from "./skills-setup.js";
 import { createSlashCommands } from "./slash-commands.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -54,6 +55,10 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     verbose: env.verbose,
     log: env.log,
   });
+  const instructions = loadProjectInstructions(env.cwd);
+  if (env.verbose && instructions.files.length > 0) {
+    env.log(`instructions: ${instructions.files.join(", ")}${instructions.truncated ? " (cut to fit)" : ""}`);
+  }
   const baseTools = createBaseTools();
   const writer =
     env.resume?.writer ??
@@ -73,13 +78,13 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     verbose: env.verbose,
     log: env.log,
     baseTools,
-    subagentSystemPrompt: buildSystemPrompt(workspace.root, []),
+    subagentSystemPrompt: buildSystemPrompt(workspace.root, [instructions.section]),
     resumed: env.resume !== undefined,
   });
   for (const warning of harness.warnings) env.log(`warning: ${warning}`);
 
   const tools = new ToolRegistry([...baseTools, ...harness.tools, skills.tool]);
-  const system = buildSystemPrompt(workspace.root, [skills.catalog]);
+  const system = buildSystemPrompt(workspace.root, [instructions.section, skills.catalog]);
 
   let session: AgentSession | undefined;
   const history = () => session?.messages ?? [];

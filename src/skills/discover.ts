@@ -1,6 +1,7 @@
 import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { findProjectRoot, findRepoRoot } from "../config/project-root.js";
 import { parseSkillFile } from "./parse.js";
 import type { Skill, SkillSource } from "./types.js";
 import { SKILL_FILE_NAMES } from "./validate.js";
@@ -37,24 +38,7 @@ export const DEFAULT_MAX_SKILLS = 2000;
 const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
 const PROJECT_SKILL_FOLDERS = [".agents/skills", ".claude/skills"];
 
-/**
- * The repository root: the nearest folder from `cwd` upward holding `.git` (a folder or, in
- * worktrees and submodules, a file). Undefined outside a repository.
- */
-export function findRepoRoot(cwd: string): string | undefined {
-  let current = path.resolve(cwd);
-  while (true) {
-    if (existsSync(path.join(current, ".git"))) return current;
-    const parent = path.dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-}
-
-/** The project root: the repository root, or the working directory outside a repository. */
-export function findProjectRoot(cwd: string): string {
-  return findRepoRoot(cwd) ?? path.resolve(cwd);
-}
+export { findProjectRoot, findRepoRoot };
 
 /**
  * Every root in precedence order: project folders from `cwd` up to the repository root,

@@ -263,6 +263,21 @@ describe("hx agent with other providers", () => {
   });
 });
 
+describe("project instructions", () => {
+  it("puts AGENTS.md in the system prompt of every request", async () => {
+    writeFileSync(path.join(work, "AGENTS.md"), "Always run npm test before answering.\n");
+    server.reply().tool("glob", { pattern: "*" });
+    server.reply().text("ok");
+    const run = await runHx(["agent", "hi", ...openai()], { env: keys });
+    expect(run.code).toBe(0);
+    for (const request of server.requests) {
+      expect(request.body.messages[0].content).toContain(
+        "# Project instructions\n## AGENTS.md\nAlways run npm test before answering.",
+      );
+    }
+  });
+});
+
 describe("settings files", () => {
   it("reads provider and model from .hx/settings.json; flags still win", async () => {
     const dir = path.join(work, ".hx");

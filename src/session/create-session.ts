@@ -1,5 +1,6 @@
 import type { LoadedSettings } from "../config/settings.js";
 import { resolveContextWindow } from "../context/index.js";
+import { createRepeatedCallGuard } from "../guards/repeated-call-guard.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createBaseTools } from "../tools/base-tools.js";
@@ -107,7 +108,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     workspace,
     tools,
     system,
-    extensions: [...harness.extensions, ...context.extensions],
+    extensions: [...harness.extensions, ...context.extensions, createRepeatedCallGuard()],
     promptFilters: [harness.promptFilter, skills.promptFilter],
     maxTurns: env.maxTurns,
     observers: [writer.observe(history)],

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { foldersFromRootTo } from "./project-root.js";
 
 /** A command hook as Claude Code users write it. */
 export interface CommandHook {
@@ -73,12 +74,21 @@ export function localSettingsPath(root: string): string {
   return path.join(root, ".hx", "settings.local.json");
 }
 
-export function loadSettings(projectRoot: string): LoadedSettings {
+/**
+ * Reads the user file, then the project files of every folder from the repository root down
+ * to `workDir` (so running in a subfolder keeps the root's rules; nearer files win for single
+ * values). `~/.hx` is read once, as the user file, even when home is inside a repository.
+ */
+export function loadSettings(workDir: string): LoadedSettings {
+  const home = path.resolve(os.homedir());
   const candidates: Array<Pick<SettingsFile, "path" | "scope">> = [
     { path: path.join(userSettingsDir(), "settings.json"), scope: "user" },
-    { path: projectSettingsPath(projectRoot), scope: "project" },
-    { path: localSettingsPath(projectRoot), scope: "local" },
   ];
+  for (const folder of foldersFromRootTo(workDir)) {
+    if (folder === home) continue;
+    candidates.push({ path: projectSettingsPath(folder), scope: "project" });
+    candidates.push({ path: localSettingsPath(folder), scope: "local" });
+  }
   const files: SettingsFile[] = [];
   const warnings: string[] = [];
   for (const candidate of candidates) {

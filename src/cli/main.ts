@@ -40,10 +40,10 @@ function buildProgram(): Command {
     program
       .command("agent")
       .description("run one task to completion; the answer goes to stdout, the trace to stderr")
-      .argument("<task...>", "what to do"),
+      .argument("[task...]", "what to do (or '-' / nothing to read it from piped stdin)"),
   ).action(async (task: string[], options) => {
     const { runAgentCommand } = await import("./agent-command.js");
-    process.exitCode = await runAgentCommand(task.join(" "), options);
+    process.exitCode = await runAgentCommand(await taskText(task), options);
   });
 
   addRunOptions(
@@ -57,6 +57,19 @@ function buildProgram(): Command {
   registerSkillsCommand(program);
   registerSessionsCommand(program);
   return program;
+}
+
+/** The task from the arguments, or from stdin when it is piped and the task is `-` or missing. */
+async function taskText(words: string[]): Promise<string> {
+  const joined = words.join(" ").trim();
+  if (joined !== "" && joined !== "-") return joined;
+  if (!process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    const piped = Buffer.concat(chunks).toString("utf8").trim();
+    if (piped) return piped;
+  }
+  throw new UsageError('missing task: hx agent "<task>", or pipe it: echo "<task>" | hx agent -');
 }
 
 async function main(argv: string[]): Promise<number> {

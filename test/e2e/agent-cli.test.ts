@@ -34,7 +34,7 @@ describe("hx basics", () => {
   it("prints help and version, exit 0", async () => {
     const help = await runHx(["--help"]);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("agent [options] <task...>");
+    expect(help.stdout).toContain("agent [options] [task...]");
     const version = await runHx(["--version"]);
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
     expect(version.stdout.trim()).toBe(pkg.version);
@@ -43,7 +43,7 @@ describe("hx basics", () => {
   it("exits 2 on usage errors with one line naming the problem", async () => {
     const noTask = await runHx(["agent"]);
     expect(noTask.code).toBe(2);
-    expect(noTask.stderr).toMatch(/missing required argument 'task'/);
+    expect(noTask.stderr.trim()).toBe('hx: missing task: hx agent "<task>", or pipe it: echo "<task>" | hx agent -');
     const badTurns = await runHx(["agent", "x", "--max-turns", "zero", ...openai()], { env: keys });
     expect(badTurns.code).toBe(2);
     expect(badTurns.stderr.trim()).toBe("hx: --max-turns must be a positive whole number (got 'zero').");
@@ -260,6 +260,17 @@ describe("hx agent with other providers", () => {
     expect(run.stdout).toBe("Created hello.txt and checked its content.\n");
     expect(run.code).toBe(0);
     expect(existsSync(path.join(work, "hello.txt"))).toBe(true);
+  });
+});
+
+describe("task from stdin", () => {
+  it("reads the task from a pipe when it is '-' or missing", async () => {
+    server.reply().text("one");
+    server.reply().text("two");
+    const dash = await runHx(["agent", "-", ...openai()], { env: keys, input: "summarise the repo\n" });
+    const none = await runHx(["agent", ...openai()], { env: keys, input: "list the files" });
+    expect([dash.code, none.code]).toEqual([0, 0]);
+    expect(server.requests.map((r) => r.body.messages[1].content)).toEqual(["summarise the repo", "list the files"]);
   });
 });
 

@@ -43,7 +43,9 @@ describe("hx basics", () => {
   it("exits 2 on usage errors with one line naming the problem", async () => {
     const noTask = await runHx(["agent"]);
     expect(noTask.code).toBe(2);
-    expect(noTask.stderr.trim()).toBe('hx: missing task: hx agent "<task>", or pipe it: echo "<task>" | hx agent -');
+    expect(noTask.stderr.trim()).toBe(
+      'hx: missing task: hx agent "<task>", or pipe it: echo "<task>" | hx agent -',
+    );
     const badTurns = await runHx(["agent", "x", "--max-turns", "zero", ...openai()], { env: keys });
     expect(badTurns.code).toBe(2);
     expect(badTurns.stderr.trim()).toBe("hx: --max-turns must be a positive whole number (got 'zero').");
@@ -270,7 +272,10 @@ describe("task from stdin", () => {
     const dash = await runHx(["agent", "-", ...openai()], { env: keys, input: "summarise the repo\n" });
     const none = await runHx(["agent", ...openai()], { env: keys, input: "list the files" });
     expect([dash.code, none.code]).toEqual([0, 0]);
-    expect(server.requests.map((r) => r.body.messages[1].content)).toEqual(["summarise the repo", "list the files"]);
+    expect(server.requests.map((r) => r.body.messages[1].content)).toEqual([
+      "summarise the repo",
+      "list the files",
+    ]);
   });
 });
 

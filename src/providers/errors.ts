@@ -48,7 +48,7 @@ export function toProviderError(error: unknown, endpoint: EndpointInfo, signal?:
     return new ProviderError(
       "network",
       `The connection to ${endpoint.baseURL} dropped mid-answer (${error.reason}).`,
-      "Check the network; raise --max-retries if it keeps happening.",
+      "Check the network; raise HX_MAX_RETRIES (default 4) if it keeps happening.",
     );
   }
   const sdk = asSdkError(error);
@@ -58,7 +58,7 @@ export function toProviderError(error: unknown, endpoint: EndpointInfo, signal?:
     return new ProviderError(
       "network",
       `${endpoint.baseURL} did not answer in time.`,
-      "Raise --timeout, or check that the server is up.",
+      "Check that the server is up, or raise HX_REQUEST_TIMEOUT_MS (default 600000).",
     );
   }
   if (sdk.name === "APIConnectionError") {
@@ -73,7 +73,11 @@ export function toProviderError(error: unknown, endpoint: EndpointInfo, signal?:
     return fromStreamError(serverMessage(sdk), errorCode(sdk), endpoint);
   }
   const text = error instanceof Error ? error.message : String(error);
-  return new ProviderError("network", `Model request to ${endpoint.baseURL} failed: ${firstLine(text)}`);
+  return new ProviderError(
+    "network",
+    `Model request to ${endpoint.baseURL} failed: ${firstLine(text)}`,
+    "Check the network and --base-url; for a local server, check that it is running.",
+  );
 }
 
 /** True when an error reported inside a 200 stream is worth retrying (overload, server fault). */
@@ -110,7 +114,7 @@ function fromStatus(status: number, message: string, code: string, endpoint: End
       `${quota ? "Quota exhausted" : "Rate limited"} by ${endpoint.baseURL} (HTTP 429${quoted}).`,
       quota
         ? "Check the account's plan and billing."
-        : "Wait a moment and try again, or raise --max-retries.",
+        : "Wait a moment and try again, or raise HX_MAX_RETRIES (default 4).",
       status,
     );
   }

@@ -154,6 +154,20 @@ describe("hx agent against an OpenAI-compatible server", () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("names an unreachable server and the fix when nothing listens at --base-url", async () => {
+    const closed = await startFakeModelServer();
+    const url = closed.url;
+    await closed.close();
+    const run = await runHx(["agent", "hi", "--provider", "openai", "--base-url", `${url}/v1`, "-C", work], {
+      env: { ...keys, HX_MAX_RETRIES: "0" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`hx: Could not reach ${url}/v1`);
+    expect(run.stderr).toContain(
+      "Check the network and --base-url; for a local server, check that it is running.",
+    );
+  });
+
   it("ends a runaway loop at --max-turns with a clear message", async () => {
     for (let i = 0; i < 3; i++) server.reply().tool("glob", { pattern: "*" });
     const run = await runHx(["agent", "loop", "--max-turns", "2", ...openai()], { env: keys });

@@ -13,7 +13,6 @@ export async function openSession(
   io: { log: (line: string) => void; ask?: PermissionAsker },
 ): Promise<AgentSession> {
   const { cwd, config, settings, provider } = prepared;
-  for (const warning of settings.warnings) io.log(`warning: ${warning}`);
   const resume = findResumed(cwd, flags, io.log);
   return createSession({
     cwd,

@@ -16,9 +16,14 @@ const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 const DEFAULT_MAX_RETRIES = 4;
 
 /** Resolves the working folder, settings and configuration. Throws UsageError on bad input. */
-export function resolveRun(flags: RunFlags): Omit<PreparedRun, "provider"> {
+export function resolveRun(
+  flags: RunFlags,
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Omit<PreparedRun, "provider"> {
   const cwd = resolveCwd(flags.cwd);
   const settings = loadSettings(cwd);
+  // Reported at once, before anything can fail: a broken settings file may be the cause.
+  for (const warning of settings.warnings) warn(`warning: ${warning}`);
   const config = resolveRunConfig(flags, process.env, settings.merged);
   return { cwd, settings, config };
 }

@@ -51,7 +51,7 @@ export function discoverAll(
     settings: settings.merged.contextWindow,
   });
   const view = discoverSkillsView({ cwd, settings: settings.merged, contextWindow: window.tokens, homeDir });
-  return { ...view, warnings: [...settings.warnings, ...window.warnings] };
+  return { ...view, warnings: window.warnings };
 }
 
 /** The provider's default model; "" (the smallest default window) for an unknown provider. */

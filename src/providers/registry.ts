@@ -106,7 +106,7 @@ export async function createProvider(
       throw new ProviderError(
         "config",
         "The scripted provider needs a script file.",
-        "Pass one with --script FILE (format: see src/providers/scripted.ts).",
+        "Pass one with --script FILE; the format is in the README (Try it offline) and examples/offline-demo.json.",
       );
     }
     const { createScriptedProvider } = await import("./scripted.js");

@@ -34,7 +34,12 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
           });
 
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
+  // First Ctrl-C cancels the run (tools are stopped, the stats still print); a second one quits.
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    log("cancelling… (Ctrl-C again to quit at once)");
+    controller.abort();
+  };
   process.on("SIGINT", onSigint);
   let result: SessionRunResult;
   try {

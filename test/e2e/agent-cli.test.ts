@@ -1,9 +1,10 @@
 // End to end: the real built `hx` against the fake model server on 127.0.0.1.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { REPO_ROOT, runHx, tempDir } from "../support/run-hx.js";
+import { HX_BIN, hxEnv, REPO_ROOT, runHx, tempDir } from "../support/run-hx.js";
 
 let server: FakeModelServer;
 let work: string;
@@ -166,6 +167,21 @@ describe("hx agent against an OpenAI-compatible server", () => {
     expect(run.stderr).toContain(
       "Check the network and --base-url; for a local server, check that it is running.",
     );
+  });
+
+  it("Ctrl-C (SIGINT) cancels the run cleanly: exit 1, stats still printed", async () => {
+    server.hang();
+    const child = spawn(process.execPath, [HX_BIN, "agent", "wait", ...openai()], { env: hxEnv(keys) });
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGINT");
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain("hx: cancelled.");
+    expect(stderr).toMatch(/turns=1 tool_calls=0 blocked=0/);
   });
 
   it("ends a runaway loop at --max-turns with a clear message", async () => {

@@ -29,7 +29,21 @@ function buildProgram(): Command {
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run hx --help for usage)")
     .enablePositionalOptions()
-    .exitOverride();
+    .exitOverride()
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Examples:",
+        '  hx agent "fix the failing test"               one task; answer on stdout, trace on stderr',
+        "  hx                                            interactive session (/help inside)",
+        '  hx agent --provider openai --base-url http://127.0.0.1:11434/v1 --model qwen3 "..."',
+        "",
+        "Environment: DEEPSEEK_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY; HX_PROVIDER, HX_MODEL,",
+        "HX_BASE_URL, HX_CONTEXT_WINDOW, HX_MAX_RETRIES, HX_REQUEST_TIMEOUT_MS.",
+        "Settings: ~/.hx/settings.json, .hx/settings.json, .hx/settings.local.json (flags > env > project > user).",
+      ].join("\n"),
+    );
   // Commands load their modules on use, so `hx --help` and `hx --version` stay fast.
   addRunOptions(program).action(async (options) => {
     const { runInteractive } = await import("./interactive.js");

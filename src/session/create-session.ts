@@ -1,5 +1,5 @@
 import type { LoadedSettings } from "../config/settings.js";
-import { resolveContextWindow } from "../context/index.js";
+import { findLoadedSkills, resolveContextWindow } from "../context/index.js";
 import { createRepeatedCallGuard } from "../guards/repeated-call-guard.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
@@ -114,7 +114,16 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     observers: [writer.observe(history)],
     transcript: { id: writer.id, file: writer.file },
   });
-  if (env.resume) session.messages.push(...env.resume.messages);
+  if (env.resume) {
+    session.messages.push(...env.resume.messages);
+    // Skills loaded before are still in the history: load_skill answers with a note, not a copy.
+    for (const { name } of findLoadedSkills(session.messages)) {
+      const skill = skills.skills.find((s) => s.name === name);
+      if (!skill) continue;
+      skills.loaded.add(name);
+      workspace.allowRead(skill.dir);
+    }
+  }
   session.commands = createSlashCommands({
     session,
     skills: skills.skills,

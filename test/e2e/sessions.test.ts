@@ -2,7 +2,15 @@
 // --continue / --resume; `hx sessions list`; a transcript cut mid-line; the REPL's /context,
 // /compact and /resume driven through piped stdin.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, truncateSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -255,5 +263,30 @@ describe("the interactive session, stdin piped", () => {
       "assistant:",
       "user:one more",
     ]);
+  });
+});
+
+describe("skills across --continue", () => {
+  it("a skill loaded before is known as loaded after resuming: no second copy of its body", async () => {
+    const dir = path.join(work, ".agents/skills/deploy");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, "SKILL.md"),
+      "---\nname: deploy\ndescription: How we deploy.\n---\nRun the deploy script.\n",
+    );
+    server.reply().tool("load_skill", { name: "deploy" });
+    server.reply().text("loaded");
+    expect((await hx(["agent", "load deploy", ...openaiArgs(server, work)])).code).toBe(0);
+
+    server.reply().tool("load_skill", { name: "deploy" });
+    server.reply().text("still loaded");
+    const second = await hx(["agent", "--continue", "again", ...openaiArgs(server, work)]);
+    expect(second.code).toBe(0);
+    const last = server.requests.at(-1)?.body.messages as WireMessage[];
+    const results = last.filter((m) => m.role === "tool").map((m) => String(m.content));
+    expect(results[0]).toMatch(/^<skill name="deploy">/);
+    expect(results[1]).toBe(
+      "Skill 'deploy' is already loaded in this conversation; follow the instructions from the earlier load_skill result.",
+    );
   });
 });

@@ -1,8 +1,7 @@
 import { buildMessagesRequest } from "./anthropic-messages-request.js";
 import { type MessagesEvent, MessagesStreamAssembler } from "./anthropic-messages-stream.js";
-import { StreamDroppedError } from "./errors.js";
-import type { ModelProvider, ModelRequest, ModelResponse, ProviderConfig } from "./provider.js";
-import { consumeStream, runStreamingCall } from "./streaming-call.js";
+import type { ModelProvider, ProviderConfig } from "./provider.js";
+import { createStreamingProvider } from "./streaming-call.js";
 
 /** Everything the registry resolved for one Anthropic Messages endpoint. */
 export interface AnthropicMessagesSetup {
@@ -16,8 +15,6 @@ export interface AnthropicMessagesSetup {
   retryBaseDelayMs?: number;
 }
 
-const DEFAULT_RETRY_BASE_DELAY_MS = 250;
-
 /**
  * A provider for the Anthropic Messages API. The `@anthropic-ai/sdk` is imported lazily.
  * `baseURL`, `apiKey`, `maxRetries` and `timeout` are always explicit, so `ANTHROPIC_BASE_URL`
@@ -28,22 +25,18 @@ export async function createAnthropicMessagesProvider(
   setup: AnthropicMessagesSetup,
 ): Promise<ModelProvider> {
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
-  const endpoint = { baseURL: setup.baseURL, keyEnv: setup.keyEnv };
-
-  async function complete(request: ModelRequest, options: Parameters<ModelProvider["complete"]>[1] = {}) {
-    const body = buildMessagesRequest(request, {
-      model: config.model,
-      maxOutputTokens: config.maxOutputTokens,
-      thinking: setup.thinking,
-    });
-    const callSetup = {
-      endpoint,
-      maxRetries: config.maxRetries,
-      retryBaseDelayMs: setup.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
-      idleTimeoutMs: config.timeoutMs,
-      options,
-    };
-    return runStreamingCall(callSetup, async (attempt): Promise<ModelResponse> => {
+  return createStreamingProvider<MessagesEvent>({
+    name: setup.name,
+    config,
+    endpoint: { baseURL: setup.baseURL, keyEnv: setup.keyEnv },
+    retryBaseDelayMs: setup.retryBaseDelayMs,
+    buildBody: (request) =>
+      buildMessagesRequest(request, {
+        model: config.model,
+        maxOutputTokens: config.maxOutputTokens,
+        thinking: setup.thinking,
+      }),
+    async openStream(body, attempt) {
       const client = new Anthropic({
         apiKey: setup.apiKey,
         baseURL: setup.baseURL,
@@ -51,20 +44,9 @@ export async function createAnthropicMessagesProvider(
         timeout: config.timeoutMs,
         fetch: attempt.fetch,
       });
-      const stream = (await client.messages.create(body as never, {
-        signal: attempt.signal,
-      })) as unknown as AsyncIterable<MessagesEvent>;
-      attempt.touch();
-      const assembler = new MessagesStreamAssembler(options.onDelta);
-      await consumeStream(stream, (event) => {
-        attempt.touch();
-        assembler.push(event);
-      });
-      if (!assembler.finished)
-        throw new StreamDroppedError("the stream ended before the answer was complete");
-      return assembler.result();
-    });
-  }
-
-  return { name: setup.name, model: config.model, complete };
+      const stream = await client.messages.create(body as never, { signal: attempt.signal });
+      return stream as unknown as AsyncIterable<MessagesEvent>;
+    },
+    newAssembler: (onDelta) => new MessagesStreamAssembler(onDelta),
+  });
 }

@@ -1,8 +1,7 @@
-import { StreamDroppedError } from "./errors.js";
 import { buildChatRequest, type OpenAIChatCompat } from "./openai-chat-request.js";
 import { type ChatChunk, ChatStreamAssembler } from "./openai-chat-stream.js";
-import type { ModelProvider, ModelRequest, ModelResponse, ProviderConfig } from "./provider.js";
-import { consumeStream, runStreamingCall } from "./streaming-call.js";
+import type { ModelProvider, ProviderConfig } from "./provider.js";
+import { createStreamingProvider } from "./streaming-call.js";
 
 export type { OpenAIChatCompat } from "./openai-chat-request.js";
 
@@ -21,8 +20,6 @@ export interface OpenAIChatSetup {
   retryBaseDelayMs?: number;
 }
 
-const DEFAULT_RETRY_BASE_DELAY_MS = 250;
-
 /**
  * A provider for OpenAI Chat Completions (OpenAI, DeepSeek, Ollama, llama.cpp, vLLM...).
  * The `openai` SDK is imported here, lazily, so other providers never load it. `baseURL`,
@@ -34,23 +31,19 @@ export async function createOpenAIChatProvider(
   setup: OpenAIChatSetup,
 ): Promise<ModelProvider> {
   const { default: OpenAI } = await import("openai");
-  const endpoint = { baseURL: setup.baseURL, keyEnv: setup.keyEnv };
-
-  async function complete(request: ModelRequest, options: Parameters<ModelProvider["complete"]>[1] = {}) {
-    const body = buildChatRequest(request, {
-      model: config.model,
-      compat: setup.compat,
-      thinking: setup.thinking,
-      maxOutputTokens: config.maxOutputTokens,
-    });
-    const callSetup = {
-      endpoint,
-      maxRetries: config.maxRetries,
-      retryBaseDelayMs: setup.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
-      idleTimeoutMs: config.timeoutMs,
-      options,
-    };
-    return runStreamingCall(callSetup, async (attempt): Promise<ModelResponse> => {
+  return createStreamingProvider<ChatChunk>({
+    name: setup.name,
+    config,
+    endpoint: { baseURL: setup.baseURL, keyEnv: setup.keyEnv },
+    retryBaseDelayMs: setup.retryBaseDelayMs,
+    buildBody: (request) =>
+      buildChatRequest(request, {
+        model: config.model,
+        compat: setup.compat,
+        thinking: setup.thinking,
+        maxOutputTokens: config.maxOutputTokens,
+      }),
+    async openStream(body, attempt) {
       const client = new OpenAI({
         apiKey: setup.apiKey,
         baseURL: setup.baseURL,
@@ -60,20 +53,9 @@ export async function createOpenAIChatProvider(
         project: null,
         fetch: attempt.fetch,
       });
-      const stream = (await client.chat.completions.create(body as never, {
-        signal: attempt.signal,
-      })) as unknown as AsyncIterable<ChatChunk>;
-      attempt.touch();
-      const assembler = new ChatStreamAssembler(options.onDelta);
-      await consumeStream(stream, (chunk) => {
-        attempt.touch();
-        assembler.push(chunk);
-      });
-      if (!assembler.finished)
-        throw new StreamDroppedError("the stream ended before the answer was complete");
-      return assembler.result();
-    });
-  }
-
-  return { name: setup.name, model: config.model, complete };
+      const stream = await client.chat.completions.create(body as never, { signal: attempt.signal });
+      return stream as unknown as AsyncIterable<ChatChunk>;
+    },
+    newAssembler: (onDelta) => new ChatStreamAssembler(onDelta),
+  });
 }

@@ -1,5 +1,11 @@
 import { type EndpointInfo, isTransientStreamError, StreamDroppedError, toProviderError } from "./errors.js";
-import type { CompleteOptions } from "./provider.js";
+import type {
+  CompleteOptions,
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ProviderConfig,
+} from "./provider.js";
 import { ProviderError } from "./provider.js";
 import { observeSdkRetries, type RetryCounter, retryDroppedStreams } from "./retry.js";
 
@@ -21,6 +27,56 @@ export interface StreamingCallSetup {
   /** Longest silence allowed inside a stream before it counts as dropped. */
   idleTimeoutMs: number;
   options: CompleteOptions;
+}
+
+/** Builds one streamed answer from a wire API's events. */
+export interface StreamAssembler<Event> {
+  push(event: Event): void;
+  /** True once the stream said the answer is complete. */
+  readonly finished: boolean;
+  result(): ModelResponse;
+}
+
+/** What differs between wire APIs; everything else is shared by `createStreamingProvider`. */
+export interface StreamingProviderSpec<Event> {
+  name: string;
+  config: ProviderConfig;
+  endpoint: EndpointInfo;
+  /** First backoff before retrying a dropped stream (default 250 ms); tests set it small. */
+  retryBaseDelayMs?: number;
+  buildBody(request: ModelRequest): unknown;
+  /** Opens the stream for one attempt: a fresh SDK client given `attempt.fetch` and `attempt.signal`. */
+  openStream(body: unknown, attempt: StreamAttempt): Promise<AsyncIterable<Event>>;
+  newAssembler(onDelta: CompleteOptions["onDelta"]): StreamAssembler<Event>;
+}
+
+const DEFAULT_RETRY_BASE_DELAY_MS = 250;
+
+/** A ModelProvider for a streaming wire API: one request body, one stream, one assembler per try. */
+export function createStreamingProvider<Event>(spec: StreamingProviderSpec<Event>): ModelProvider {
+  async function complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
+    const body = spec.buildBody(request);
+    const setup: StreamingCallSetup = {
+      endpoint: spec.endpoint,
+      maxRetries: spec.config.maxRetries,
+      retryBaseDelayMs: spec.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+      idleTimeoutMs: spec.config.timeoutMs,
+      options,
+    };
+    return runStreamingCall(setup, async (attempt) => {
+      const stream = await spec.openStream(body, attempt);
+      attempt.touch();
+      const assembler = spec.newAssembler(options.onDelta);
+      await consumeStream(stream, (event) => {
+        attempt.touch();
+        assembler.push(event);
+      });
+      if (!assembler.finished)
+        throw new StreamDroppedError("the stream ended before the answer was complete");
+      return assembler.result();
+    });
+  }
+  return { name: spec.name, model: spec.config.model, complete };
 }
 
 /**

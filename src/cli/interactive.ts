@@ -1,10 +1,8 @@
-import { realpathSync } from "node:fs";
 import readline from "node:readline";
 import pc from "picocolors";
 import { createTerminalAsker } from "../permissions/index.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { SlashCommand } from "../session/slash-commands.js";
-import { findSession, formatSessionList, listSessions, readTranscript } from "../transcript/index.js";
 import { openSession } from "./open-session.js";
 import { prepareRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
@@ -37,7 +35,7 @@ export async function runInteractive(flags: RunFlags): Promise<number> {
     showReasoning: true,
     verbose: config.verbose,
   });
-  const commands = [...session.commands, ...replCommands(session, cwd)];
+  const commands = session.commands;
 
   let running: AbortController | undefined;
   rl.on("SIGINT", () => {
@@ -111,32 +109,6 @@ async function runCommand(
   } catch (error) {
     log(pc.red(`/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`));
   }
-}
-
-/** Commands that belong to the terminal session rather than the conversation. */
-function replCommands(session: AgentSession, cwd: string): SlashCommand[] {
-  return [
-    {
-      name: "resume",
-      usage: "/resume [id]",
-      description: "list saved sessions, or load one's history into this conversation",
-      run(args, io) {
-        const root = realpathSync(cwd);
-        if (!args.trim()) {
-          io.print(formatSessionList(listSessions(root)));
-          return;
-        }
-        const lookup = findSession(root, args);
-        if (lookup.kind !== "found") {
-          io.print(lookup.message);
-          return;
-        }
-        const transcript = readTranscript(lookup.session.file);
-        session.messages.splice(0, session.messages.length, ...transcript.messages);
-        io.print(`Resumed ${lookup.session.id}: ${transcript.messages.length} messages.`);
-      },
-    },
-  ];
 }
 
 function helpText(commands: SlashCommand[]): string {

@@ -1,5 +1,6 @@
 import type { LoadedSettings } from "../config/settings.js";
 import { findLoadedSkills, resolveContextWindow } from "../context/index.js";
+import type { Message } from "../core/messages.js";
 import { createRepeatedCallGuard } from "../guards/repeated-call-guard.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
@@ -114,22 +115,25 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     observers: [writer.observe(history)],
     transcript: { id: writer.id, file: writer.file },
   });
-  if (env.resume) {
-    session.messages.push(...env.resume.messages);
-    // Skills loaded before are still in the history: load_skill answers with a note, not a copy.
-    for (const { name } of findLoadedSkills(session.messages)) {
+  const current = session;
+  /** Replaces the history (resume); skills loaded in it count as loaded and stay readable. */
+  const replaceHistory = (messages: Message[]) => {
+    current.messages.splice(0, current.messages.length, ...messages);
+    for (const { name } of findLoadedSkills(messages)) {
       const skill = skills.skills.find((s) => s.name === name);
       if (!skill) continue;
       skills.loaded.add(name);
       workspace.allowRead(skill.dir);
     }
-  }
+  };
+  if (env.resume) replaceHistory(env.resume.messages);
   session.commands = createSlashCommands({
     session,
     skills: skills.skills,
     compactor: context.compactor,
     catalog: skills.catalog,
     window: window.tokens,
+    replaceHistory,
   });
   return session;
 }

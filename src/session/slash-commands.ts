@@ -1,6 +1,8 @@
 import type { EventSink } from "../agent/events.js";
 import { breakdownContext, type ContextCompactor, renderContextTable } from "../context/index.js";
+import type { Message } from "../core/messages.js";
 import type { Skill } from "../skills/index.js";
+import { findSession, formatSessionList, listSessions, readTranscript } from "../transcript/index.js";
 import type { AgentSession } from "./agent-session.js";
 
 export interface SlashCommandIO {
@@ -24,6 +26,8 @@ export function createSlashCommands(deps: {
   compactor: ContextCompactor;
   catalog: string;
   window: number;
+  /** Puts a saved conversation in place of the current history. */
+  replaceHistory: (messages: Message[]) => void;
 }): SlashCommand[] {
   const { session } = deps;
   const contextReport = () =>
@@ -59,6 +63,26 @@ export function createSlashCommands(deps: {
             ? `Compacted: ${record.droppedMessages} message(s) summarised, ${record.keptMessages} kept; ~${record.tokensBefore.toLocaleString("en-US")} → ~${record.tokensAfter.toLocaleString("en-US")} tokens.`
             : "Nothing to compact yet.",
         );
+      },
+    },
+    {
+      name: "resume",
+      usage: "/resume [id]",
+      description: "list saved sessions, or load one's history into this conversation",
+      run(args, io) {
+        const root = session.parts.workspace.root;
+        if (!args.trim()) {
+          io.print(formatSessionList(listSessions(root)));
+          return;
+        }
+        const lookup = findSession(root, args);
+        if (lookup.kind !== "found") {
+          io.print(lookup.message);
+          return;
+        }
+        const transcript = readTranscript(lookup.session.file);
+        deps.replaceHistory(transcript.messages);
+        io.print(`Resumed ${lookup.session.id}: ${transcript.messages.length} messages.`);
       },
     },
     {

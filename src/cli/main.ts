@@ -121,4 +121,12 @@ function reportFatal(error: unknown): number {
   return 1;
 }
 
+// `hx --help | head` closes the pipe early: stop quietly instead of dying on EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 process.exitCode = await main(process.argv);

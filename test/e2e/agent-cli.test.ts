@@ -41,6 +41,18 @@ describe("hx basics", () => {
     expect(version.stdout.trim()).toBe(pkg.version);
   });
 
+  it("stops quietly when its output pipe closes early (hx --help | head -1)", async () => {
+    const child = spawn(process.execPath, [HX_BIN, "--help"], { env: hxEnv() });
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.stdout.destroy(); // the reader is gone before hx writes a byte
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(code).toBe(0);
+  });
+
   it("exits 2 on usage errors with one line naming the problem", async () => {
     const noTask = await runHx(["agent"]);
     expect(noTask.code).toBe(2);

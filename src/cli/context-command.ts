@@ -1,5 +1,4 @@
 import { ProviderError } from "../providers/provider.js";
-import { providerDefaults } from "../providers/registry.js";
 import { openSession } from "./open-session.js";
 import { resolveRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
@@ -10,10 +9,9 @@ import type { RunFlags } from "./run-config.js";
  */
 export async function runContextCommand(flags: RunFlags): Promise<number> {
   const resolved = resolveRun(flags);
-  const model = resolved.config.model || providerDefaults(resolved.config.provider).model;
   const provider = {
     name: resolved.config.provider,
-    model,
+    model: resolved.model,
     complete: async () => {
       throw new ProviderError("config", "hx context does not call the model.");
     },

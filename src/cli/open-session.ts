@@ -20,7 +20,7 @@ export async function openSession(
     settings,
     maxTurns: config.maxTurns,
     verbose: config.verbose,
-    contextWindowFlag: config.contextWindowFlag,
+    contextWindow: prepared.contextWindow,
     permissionMode: config.permissionMode,
     ask: io.ask,
     resume,

@@ -34,10 +34,16 @@ export interface RunConfig {
   permissionMode?: string;
   /** `--context-window` as typed; resolved with env, settings and the model table later. */
   contextWindowFlag?: string;
+  /** Retries on 429, 5xx and dropped connections (HX_MAX_RETRIES). */
+  maxRetries: number;
+  /** Request timeout (HX_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_PROVIDER = "deepseek";
 export const DEFAULT_MAX_TURNS = 50;
+export const DEFAULT_MAX_RETRIES = 4;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
 const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
 
 /** A problem with the user's options; the CLI prints it and exits 2. */
@@ -107,6 +113,13 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
     verbose: Boolean(flags.verbose ?? settings.verbose),
     permissionMode: flags.permissionMode ?? settings.permissions?.defaultMode,
     contextWindowFlag: flags.contextWindow,
+    maxRetries: parseCount(env.HX_MAX_RETRIES, "HX_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0),
+    requestTimeoutMs: parseCount(
+      env.HX_REQUEST_TIMEOUT_MS,
+      "HX_REQUEST_TIMEOUT_MS",
+      DEFAULT_REQUEST_TIMEOUT_MS,
+      1,
+    ),
   };
 }
 
@@ -118,10 +131,15 @@ function parseThinking(value: string | undefined): boolean | undefined {
 }
 
 function parsePositiveInt(value: string | undefined, name: string, fallback: number): number {
+  return parseCount(value, name, fallback, 1);
+}
+
+function parseCount(value: string | undefined, name: string, fallback: number, min: 0 | 1): number {
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) {
-    throw new UsageError(`${name} must be a positive whole number (got '${value}').`);
+  if (!Number.isInteger(parsed) || parsed < min) {
+    const kind = min === 1 ? "a positive whole number" : "a whole number (0 or more)";
+    throw new UsageError(`${name} must be ${kind} (got '${value}').`);
   }
   return parsed;
 }

@@ -1,8 +1,6 @@
 // The work behind `hx skills ...`, loaded only when such a command runs.
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { resolveContextWindow } from "../context/index.js";
-import { providerDefaults } from "../providers/registry.js";
 import { discoverSkillsView, type SkillsView } from "../session/skills-setup.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import { type DiscoveryResult, findProjectRoot, loadSkillsFromRoots } from "../skills/discover.js";
@@ -41,26 +39,10 @@ export interface Io {
 export function discoverAll(
   cwd: string,
   options: Pick<RunFlags, "provider" | "model" | "contextWindow"> & { homeDir?: string } = {},
-): SkillsView & { warnings: string[] } {
+): SkillsView {
   const { homeDir, ...flags } = options;
-  const { settings, config } = resolveRun({ ...flags, cwd });
-  const window = resolveContextWindow({
-    model: config.model || defaultModel(config.provider),
-    flag: config.contextWindowFlag,
-    env: process.env.HX_CONTEXT_WINDOW,
-    settings: settings.merged.contextWindow,
-  });
-  const view = discoverSkillsView({ cwd, settings: settings.merged, contextWindow: window.tokens, homeDir });
-  return { ...view, warnings: window.warnings };
-}
-
-/** The provider's default model; "" (the smallest default window) for an unknown provider. */
-function defaultModel(provider: string): string {
-  try {
-    return providerDefaults(provider).model;
-  } catch {
-    return "";
-  }
+  const { settings, contextWindow } = resolveRun({ ...flags, cwd });
+  return discoverSkillsView({ cwd, settings: settings.merged, contextWindow, homeDir });
 }
 
 export function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, json: boolean, io: Io): number {

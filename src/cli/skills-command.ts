@@ -26,9 +26,7 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
   const context = async (command: Command) => {
     const { provider, model, contextWindow } = command.optsWithGlobals() as RunFlags;
     const { discoverAll } = await load();
-    const view = discoverAll(cwdOf(command), { homeDir: deps.homeDir, provider, model, contextWindow });
-    for (const warning of view.warnings) io.err(`warning: ${warning}\n`);
-    return view;
+    return discoverAll(cwdOf(command), { homeDir: deps.homeDir, provider, model, contextWindow });
   };
 
   const skills = program.command("skills").description("list, show, validate and scaffold Agent Skills");

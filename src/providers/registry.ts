@@ -83,6 +83,11 @@ export function providerDefaults(name: string): ProviderDefaults {
   return { name, ...defaults };
 }
 
+/** The provider's default model; "" for an unknown provider (its window is then the smallest default). */
+export function defaultModelFor(name: string): string {
+  return Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name].model : "";
+}
+
 /**
  * Creates the provider `config` names. Rules:
  * - unknown provider → ProviderError("config") listing the known ones;

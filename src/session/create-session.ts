@@ -1,5 +1,5 @@
 import type { LoadedSettings } from "../config/settings.js";
-import { findLoadedSkills, resolveContextWindow } from "../context/index.js";
+import { findLoadedSkills } from "../context/index.js";
 import type { Message } from "../core/messages.js";
 import { createRepeatedCallGuard } from "../guards/repeated-call-guard.js";
 import type { PermissionAsker } from "../permissions/index.js";
@@ -22,8 +22,8 @@ export interface SessionEnvironment {
   settings: LoadedSettings;
   maxTurns: number;
   verbose: boolean;
-  /** `--context-window` as typed. */
-  contextWindowFlag?: string;
+  /** The model's context window in tokens (resolved by the CLI). */
+  contextWindow: number;
   permissionMode?: string;
   /** Asks the user about a tool call; undefined when nobody can answer (scripts, CI). */
   ask?: PermissionAsker;
@@ -41,19 +41,12 @@ export interface SessionEnvironment {
 export async function createSession(env: SessionEnvironment): Promise<AgentSession> {
   const workspace = new Workspace(env.cwd);
   const settings = env.settings.merged;
-  const window = resolveContextWindow({
-    model: env.provider.model,
-    flag: env.contextWindowFlag,
-    env: process.env.HX_CONTEXT_WINDOW,
-    settings: settings.contextWindow,
-  });
-  for (const warning of window.warnings) env.log(`warning: ${warning}`);
 
   const skills = setUpSkills({
     cwd: env.cwd,
     workspace,
     settings,
-    contextWindow: window.tokens,
+    contextWindow: env.contextWindow,
     verbose: env.verbose,
     log: env.log,
   });
@@ -93,7 +86,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
   const context = setUpContext({
     provider: env.provider,
     workspaceRoot: workspace.root,
-    window: window.tokens,
+    window: env.contextWindow,
     system,
     toolSchemas: tools.schemas(),
     writer,
@@ -132,7 +125,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     skills: skills.skills,
     compactor: context.compactor,
     catalog: skills.catalog,
-    window: window.tokens,
+    window: env.contextWindow,
     replaceHistory,
   });
   return session;

@@ -39,6 +39,20 @@ describe("resolveRunConfig precedence: flags > env > settings", () => {
     expect(resolveRunConfig({}, {}, { model: "deepseek-pro" }).model).toBe("deepseek-pro");
   });
 
+  it("reads retries and the request timeout from the environment, naming a bad variable", () => {
+    expect(resolveRunConfig({}, {}, {})).toMatchObject({ maxRetries: 4, requestTimeoutMs: 600_000 });
+    expect(resolveRunConfig({}, { HX_MAX_RETRIES: "0", HX_REQUEST_TIMEOUT_MS: "5000" }, {})).toMatchObject({
+      maxRetries: 0,
+      requestTimeoutMs: 5000,
+    });
+    expect(() => resolveRunConfig({}, { HX_MAX_RETRIES: "-1" }, {})).toThrow(
+      "HX_MAX_RETRIES must be a whole number (0 or more) (got '-1').",
+    );
+    expect(() => resolveRunConfig({}, { HX_REQUEST_TIMEOUT_MS: "soon" }, {})).toThrow(
+      /^HX_REQUEST_TIMEOUT_MS must be/,
+    );
+  });
+
   it("parses numbers and switches, rejecting bad ones with a usage error", () => {
     expect(resolveRunConfig({ maxTurns: "7", thinking: "off" }, {}, {})).toMatchObject({
       maxTurns: 7,

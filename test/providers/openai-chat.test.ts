@@ -307,7 +307,7 @@ describe("openai-chat failures", () => {
     expect(error.message).toContain("HTTP 500");
     expect(error.message).toContain("upstream exploded");
     expect(error.status).toBe(500);
-    expect(error.hint).toBeTruthy();
+    expect(error.hint).toBe("The provider is having trouble; try again later.");
     expect(server.requests).toHaveLength(3);
   });
 

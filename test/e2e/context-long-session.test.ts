@@ -5,16 +5,16 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { estimateTokens } from "../../src/context/tokens.js";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { runHx, tempDir } from "../support/run-hx.js";
 import {
   BYPASS,
   isSessionRequest,
+  messagesOf,
   OPENAI_KEY,
   openaiArgs,
-  wireMessages,
-  wirePairingProblems,
-} from "../context/support/wire.js";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { runHx, tempDir } from "../support/run-hx.js";
+  pairingProblems,
+} from "../support/wire.js";
 
 const WINDOW = 32_000;
 const WORK_TURNS = 200;
@@ -100,13 +100,13 @@ it("runs 200 tool turns in a 32k window: requests fit, pairs intact, system prom
   expect(summaries).toBeGreaterThan(0);
   expect(run.stderr).toMatch(/context compacted \(auto\)/);
 
-  const system = wireMessages(session[0])[0];
+  const system = messagesOf(session[0])[0];
   let largest = 0;
   session.forEach((request, i) => {
-    const messages = wireMessages(request);
+    const messages = messagesOf(request);
     largest = Math.max(largest, estimateTokens(JSON.stringify(request.body)));
     expect(messages[0], `request ${i + 1}: system prompt`).toEqual(system);
-    expect(wirePairingProblems(messages), `request ${i + 1}`).toEqual([]);
+    expect(pairingProblems(messages), `request ${i + 1}`).toEqual([]);
     if (i >= 1) expect(JSON.stringify(messages), `request ${i + 1}: skill body`).toContain(SKILL_MARKER);
   });
   // The whole body as sent (JSON escapes and tool schemas included) fits the window.

@@ -4,16 +4,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { runHx, tempDir } from "../support/run-hx.js";
 import {
   BYPASS,
   isSessionRequest,
+  messagesOf,
   OPENAI_KEY,
   openaiArgs,
-  wireMessages,
-  wirePairingProblems,
-} from "../context/support/wire.js";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { runHx, tempDir } from "../support/run-hx.js";
+  pairingProblems,
+} from "../support/wire.js";
 
 let server: FakeModelServer;
 let work: string;
@@ -135,12 +135,12 @@ describe("compaction through the binary", () => {
     const saved = path.join(work, ".hx/tool-results/call_big.txt");
     expect(readFileSync(saved, "utf8").trim().split("\n")).toHaveLength(8000);
 
-    const spilled = wireMessages(server.requests[1]).find((m) => m.role === "tool");
+    const spilled = messagesOf(server.requests[1]).find((m) => m.role === "tool");
     expect(spilled.content.length).toBeLessThan(4_000);
     expect(spilled.content.startsWith("1\n2\n3\n")).toBe(true);
     expect(spilled.content).toContain(".hx/tool-results/call_big.txt");
     expect(spilled.content).toMatch(/read_file .*offset \d+/);
-    const reread = wireMessages(server.requests[2]).filter((m) => m.role === "tool")[1];
+    const reread = messagesOf(server.requests[2]).filter((m) => m.role === "tool")[1];
     expect(reread.content).toContain("7999");
     expect(reread.content).toContain("8000");
     expect(run.stderr).toMatch(/saved to \.hx\/tool-results\/call_big\.txt/);
@@ -170,11 +170,11 @@ describe("compaction through the binary", () => {
     expect(isSessionRequest(summary)).toBe(false);
     expect(JSON.stringify(summary.body.messages)).toContain("echo step 0");
     expect(isSessionRequest(retried)).toBe(true);
-    const messages = wireMessages(retried);
-    expect(messages[0]).toEqual(wireMessages(failed)[0]);
-    expect(messages.length).toBeLessThan(wireMessages(failed).length);
+    const messages = messagesOf(retried);
+    expect(messages[0]).toEqual(messagesOf(failed)[0]);
+    expect(messages.length).toBeLessThan(messagesOf(failed).length);
     expect(JSON.stringify(messages)).toContain("six echo steps");
-    expect(wirePairingProblems(messages)).toEqual([]);
+    expect(pairingProblems(messages)).toEqual([]);
   });
 
   it("ends with the provider's error when the retry overflows again (one retry only)", async () => {

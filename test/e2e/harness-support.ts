@@ -3,13 +3,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import {
-  type FakeModelServer,
-  type RecordedRequest,
-  startFakeModelServer,
-} from "../support/fake-model-server.js";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
 import { type HxOptions, type HxRun, runHx, tempDir } from "../support/run-hx.js";
 import { startInTerminal } from "../support/terminal.js";
+import { OPENAI_KEY } from "../support/wire.js";
 
 export interface HarnessContext {
   server: FakeModelServer;
@@ -21,7 +18,7 @@ export interface HarnessContext {
   agent: (task: string, extra?: string[], options?: HxOptions) => Promise<HxRun>;
 }
 
-export const KEYS = { OPENAI_API_KEY: "sk-test" };
+export const KEYS = OPENAI_KEY;
 
 /** Starts a fresh fake server and project folder for each test of the calling file. */
 export function useHarness(): HarnessContext {
@@ -64,25 +61,7 @@ export function writeScript(work: string, name: string, body: string): string {
   return file;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: recorded wire messages are plain JSON.
-export type WireMessage = any;
-
-/** The messages of a recorded OpenAI Chat Completions request. */
-export function messagesOf(request: RecordedRequest): WireMessage[] {
-  return request.body.messages;
-}
-
-/** The `role: "tool"` results of a request, in order, as text. */
-export function toolResultsOf(request: RecordedRequest): string[] {
-  return messagesOf(request)
-    .filter((message) => message.role === "tool")
-    .map((message) => String(message.content));
-}
-
-/** The names of the tools offered in a request. */
-export function toolNamesOf(request: RecordedRequest): string[] {
-  return (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
-}
+export { messagesOf, toolNamesOf, toolResultsOf, type WireMessage } from "../support/wire.js";
 
 /** `[HOOK] ...` lines of a run's stderr, in order. */
 export function hookLines(stderr: string): string[] {
@@ -92,25 +71,6 @@ export function hookLines(stderr: string): string[] {
 /** The closing stats line (`turns=… tool_calls=… blocked=…`). */
 export function statsLine(stderr: string): string {
   return stderr.split("\n").find((line) => /^turns=\d+ tool_calls=\d+ blocked=\d+/.test(line)) ?? "";
-}
-
-/**
- * Checks that every assistant message with tool calls is followed directly by exactly one
- * tool result per call, in order: nothing (a reminder, say) sits between a call and its result.
- * Returns the problems found.
- */
-export function callResultPairingProblems(messages: WireMessage[]): string[] {
-  const problems: string[] = [];
-  messages.forEach((message, index) => {
-    const calls: Array<{ id: string }> = message.role === "assistant" ? (message.tool_calls ?? []) : [];
-    calls.forEach((call, offset) => {
-      const next = messages[index + 1 + offset];
-      if (next?.role !== "tool" || next.tool_call_id !== call.id) {
-        problems.push(`message ${index + 1 + offset} should be the result of ${call.id}, got ${next?.role}`);
-      }
-    });
-  });
-  return problems;
 }
 
 export interface PtyStep {

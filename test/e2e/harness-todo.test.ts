@@ -1,14 +1,8 @@
 // End to end: todo_write through the real binary — the list on the terminal, the rules the
 // model reads as errors, and where the reminder lands in the requests.
 import { describe, expect, it } from "vitest";
-import {
-  callResultPairingProblems,
-  messagesOf,
-  statsLine,
-  toolResultsOf,
-  useHarness,
-  type WireMessage,
-} from "./harness-support.js";
+import { pairingProblems } from "../support/wire.js";
+import { messagesOf, statsLine, toolResultsOf, useHarness, type WireMessage } from "./harness-support.js";
 
 const h = useHarness();
 
@@ -102,6 +96,6 @@ describe("the todo reminder", () => {
     expect(reminderAt).toBe(fifth.length - 1);
     expect(fifth.slice(reminderAt - 2, reminderAt).map((m: WireMessage) => m.role)).toEqual(["tool", "tool"]);
     expect(fifth[reminderAt].content).toContain("[>] Write the tests (Writing the tests)");
-    for (const messages of requests) expect(callResultPairingProblems(messages)).toEqual([]);
+    for (const messages of requests) expect(pairingProblems(messages)).toEqual([]);
   });
 });

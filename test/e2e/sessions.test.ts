@@ -13,18 +13,18 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { HX_BIN, hxEnv, runHx, tempDir } from "../support/run-hx.js";
 import {
   BYPASS,
   isSessionRequest,
+  messagesOf,
   OPENAI_KEY,
   openaiArgs,
+  pairingProblems,
   type WireMessage,
   waitFor,
-  wireMessages,
-  wirePairingProblems,
-} from "../context/support/wire.js";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { HX_BIN, hxEnv, runHx, tempDir } from "../support/run-hx.js";
+} from "../support/wire.js";
 
 let server: FakeModelServer;
 let work: string;
@@ -94,8 +94,8 @@ describe("kill -9, then --continue / --resume", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/resuming session \S+: 6 messages/);
 
-    const resumed = wireMessages(server.requests[3]);
-    expect(resumed[0]).toEqual(wireMessages(server.requests[0])[0]);
+    const resumed = messagesOf(server.requests[3]);
+    expect(resumed[0]).toEqual(messagesOf(server.requests[0])[0]);
     expect(shape(resumed)).toEqual([
       "user:build the thing",
       "assistant:bash",
@@ -107,7 +107,7 @@ describe("kill -9, then --continue / --resume", () => {
     ]);
     expect(resumed[3].content).toContain("first-output");
     expect(resumed[6].content).toContain("alpha");
-    expect(wirePairingProblems(resumed)).toEqual([]);
+    expect(pairingProblems(resumed)).toEqual([]);
     // The same file goes on: one session, resumed.
     const files = sessionFiles();
     expect(files).toHaveLength(1);
@@ -150,10 +150,10 @@ describe("kill -9, then --continue / --resume", () => {
     const run = await hx(["agent", "--resume", prefix, "go on", ...openaiArgs(server, work), ...BYPASS]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`resuming session ${slow}`);
-    const resumed = wireMessages(server.requests.at(-1)!);
+    const resumed = messagesOf(server.requests.at(-1)!);
     expect(shape(resumed)).toEqual(["user:the slow task", "assistant:bash", "tool:call_slow", "user:go on"]);
     expect(resumed[3].content).toMatch(/^Error: interrupted\./);
-    expect(wirePairingProblems(resumed)).toEqual([]);
+    expect(pairingProblems(resumed)).toEqual([]);
 
     const ambiguous = await hx(["agent", "--resume", "2", "x", ...openaiArgs(server, work)]);
     expect(ambiguous.code).not.toBe(0);
@@ -171,17 +171,17 @@ describe("kill -9, then --continue / --resume", () => {
     const second = await hx(["agent", "--continue", "next", ...openaiArgs(server, work)]);
     expect(second.code).toBe(0);
     expect(second.stderr).toMatch(/last line was cut short/);
-    const history = shape(wireMessages(server.requests[2]));
+    const history = shape(messagesOf(server.requests[2]));
     expect(history.slice(0, 3)).toEqual(["user:first task", "assistant:bash", "tool:call_k"]);
     expect(history.at(-1)).toBe("user:next");
-    expect(wirePairingProblems(wireMessages(server.requests[2]))).toEqual([]);
+    expect(pairingProblems(messagesOf(server.requests[2]))).toEqual([]);
 
     // Appending after the cut line must not glue the next event onto it.
     server.reply().text("third done");
     const third = await hx(["agent", "--continue", "and again", ...openaiArgs(server, work)]);
     expect(third.code).toBe(0);
     expect(third.stderr).not.toMatch(/cut short/);
-    expect(shape(wireMessages(server.requests[3]))).toEqual([...history, "assistant:", "user:and again"]);
+    expect(shape(messagesOf(server.requests[3]))).toEqual([...history, "assistant:", "user:and again"]);
     const parsed = readFileSync(file, "utf8")
       .split("\n")
       .filter(Boolean)
@@ -246,7 +246,7 @@ describe("the interactive session, stdin piped", () => {
     // /resume lists both sessions, then loads the older one's history into the conversation.
     expect(run.stdout).toContain(olderId);
     expect(run.stdout).toMatch(/Resumed \S+: 2 messages/);
-    expect(shape(wireMessages(last))).toEqual(["user:an older session", "assistant:", "user:what was that"]);
+    expect(shape(messagesOf(last))).toEqual(["user:an older session", "assistant:", "user:what was that"]);
     expect(run.stdout).toContain("after resume");
     expect(server.pending()).toBe(0);
 
@@ -256,7 +256,7 @@ describe("the interactive session, stdin piped", () => {
     server.reply().text("still here");
     const again = await hx(["agent", "--resume", replId!, "one more", ...openaiArgs(server, work)]);
     expect(again.code).toBe(0);
-    expect(shape(wireMessages(server.requests.at(-1)!))).toEqual([
+    expect(shape(messagesOf(server.requests.at(-1)!))).toEqual([
       "user:an older session",
       "assistant:",
       "user:what was that",

@@ -10,6 +10,7 @@ import {
   startFakeModelServer,
 } from "../support/fake-model-server.js";
 import { tempDir } from "../support/run-hx.js";
+import { messagesOf, OPENAI_KEY, openaiArgs, toolNamesOf, type WireMessage } from "../support/wire.js";
 
 export const SYNC_UPSTREAM_DESCRIPTION =
   "Use inside 832X when the user invokes /sync-upstream, 同步上游, or sync upstream to update the learn-claude-code reference.";
@@ -69,25 +70,16 @@ export function seedProject(): string {
   return root;
 }
 
-export interface WireMessage {
-  role: string;
-  content: string | null;
-  tool_call_id?: string;
-}
-
 export const systemOf = (request: RecordedRequest): string => request.body.messages[0].content;
-export const messagesOf = (request: RecordedRequest): WireMessage[] => request.body.messages;
 export const toolMessagesOf = (request: RecordedRequest): WireMessage[] =>
   messagesOf(request).filter((m) => m.role === "tool");
-export const toolNamesOf = (request: RecordedRequest): string[] =>
-  (request.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name);
+export { messagesOf, toolNamesOf };
 
 /** Flags that point hx at the fake server (OpenAI wire) and work in `dir`. */
-export function openaiFlags(server: FakeModelServer, dir: string): string[] {
-  return ["--provider", "openai", "--base-url", `${server.url}/v1`, "--model", "test-model", "-C", dir];
-}
+export const openaiFlags = (server: FakeModelServer, dir: string): string[] =>
+  openaiArgs(server, dir, "test-model");
 
-export const KEYS = { OPENAI_API_KEY: "sk-test" };
+export const KEYS = OPENAI_KEY;
 
 /**
  * Per test: a fresh fake model server and seed project. Read them through the returned object

@@ -1,10 +1,10 @@
-// Helpers for end-to-end tests of context and sessions: the hx arguments for the fake model
-// server, and checks on recorded OpenAI Chat Completions request bodies.
-import type { FakeModelServer, RecordedRequest } from "../../support/fake-model-server.js";
+// Helpers for end-to-end tests: the hx arguments for the fake model server, and readers and
+// checks of the OpenAI Chat Completions request bodies it recorded.
+import type { FakeModelServer, RecordedRequest } from "./fake-model-server.js";
 
-/** `--provider openai` against the fake server, model `m`, in `dir`. */
-export function openaiArgs(server: FakeModelServer, dir: string): string[] {
-  return ["--provider", "openai", "--base-url", `${server.url}/v1`, "--model", "m", "-C", dir];
+/** `--provider openai` against the fake server, working in `dir`. */
+export function openaiArgs(server: FakeModelServer, dir: string, model = "m"): string[] {
+  return ["--provider", "openai", "--base-url", `${server.url}/v1`, "--model", model, "-C", dir];
 }
 
 export const OPENAI_KEY = { OPENAI_API_KEY: "sk-test" };
@@ -14,8 +14,20 @@ export const BYPASS = ["--permission-mode", "bypassPermissions"];
 export type WireMessage = any;
 
 /** The chat messages of a recorded request (system message included). */
-export function wireMessages(request: RecordedRequest): WireMessage[] {
+export function messagesOf(request: RecordedRequest): WireMessage[] {
   return request.body.messages as WireMessage[];
+}
+
+/** The `role: "tool"` results of a request, in order, as text. */
+export function toolResultsOf(request: RecordedRequest): string[] {
+  return messagesOf(request)
+    .filter((message) => message.role === "tool")
+    .map((message) => String(message.content));
+}
+
+/** The names of the tools offered in a request. */
+export function toolNamesOf(request: RecordedRequest): string[] {
+  return (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
 }
 
 /** A request made by the session (with tools), as opposed to a summary request (no tools). */
@@ -28,7 +40,7 @@ export function isSessionRequest(request: RecordedRequest): boolean {
  * answered by a `tool` message right after it (before the next non-tool message), and every
  * tool message must answer such a call.
  */
-export function wirePairingProblems(messages: readonly WireMessage[]): string[] {
+export function pairingProblems(messages: readonly WireMessage[]): string[] {
   const problems: string[] = [];
   let open = new Set<string>();
   messages.forEach((message, i) => {

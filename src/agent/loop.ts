@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/error-message.js";
 import { addUsage, type Message, type ToolCall, type ToolResultMessage } from "../core/messages.js";
 import { type ModelProvider, ProviderError } from "../providers/provider.js";
 import type { PreparedCall, ToolRegistry } from "../tools/registry.js";
@@ -179,7 +180,7 @@ function cancelledResult(call: ToolCall) {
 }
 
 function crashResult(call: ToolCall, error: unknown) {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return { message: toolMessage(call, { content: `Error: ${text}`, isError: true }), blocked: false };
 }
 
@@ -210,7 +211,7 @@ async function safely<T>(
     emit({
       type: "notice",
       level: "warn",
-      text: `extension ${ext.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      text: `extension ${ext.name} failed: ${errorMessage(error)}`,
     });
     return undefined;
   }
@@ -219,6 +220,6 @@ async function safely<T>(
 function toProviderError(error: unknown, signal: AbortSignal): ProviderError {
   if (error instanceof ProviderError) return error;
   if (signal.aborted) return new ProviderError("aborted", "Cancelled.");
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ProviderError("network", `Model request failed: ${message}`);
 }

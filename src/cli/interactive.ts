@@ -1,5 +1,6 @@
 import readline from "node:readline";
 import pc from "picocolors";
+import { errorMessage } from "../core/error-message.js";
 import { createTerminalAsker } from "../permissions/index.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { SlashCommand } from "../session/slash-commands.js";
@@ -107,7 +108,7 @@ async function runCommand(
   try {
     await command.run(args, io);
   } catch (error) {
-    log(pc.red(`/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+    log(pc.red(`/${command.name} failed: ${errorMessage(error)}`));
   }
 }
 

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
+import { errorMessage } from "../core/error-message.js";
 import { ProviderError } from "../providers/provider.js";
 import { UsageError } from "./run-config.js";
 import { registerSessionsCommand } from "./sessions-command.js";
@@ -116,7 +117,7 @@ function reportFatal(error: unknown): number {
     process.stderr.write(`hx: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
     return 1;
   }
-  process.stderr.write(`hx: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`hx: ${errorMessage(error)}\n`);
   if (process.env.HX_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   return 1;
 }

@@ -1,7 +1,9 @@
 import { statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { type LoadedSettings, loadSettings } from "../config/settings.js";
 import { resolveContextWindow } from "../context/index.js";
+import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createProvider, defaultModelFor } from "../providers/registry.js";
 import { type RunConfig, type RunFlags, resolveRunConfig, UsageError } from "./run-config.js";
@@ -28,7 +30,7 @@ export function resolveRun(
 ): Omit<PreparedRun, "provider"> {
   const cwd = resolveCwd(flags.cwd);
   const settings = loadSettings(cwd);
-  for (const warning of settings.warnings) warn(`warning: ${warning}`);
+  reportSettingsProblems(settings.diagnostics, cwd, warn);
   const config = resolveRunConfig(flags, process.env, settings.merged);
   const model = config.model || defaultModelFor(config.provider);
   const window = resolveContextWindow({
@@ -55,6 +57,34 @@ export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
     maxRetries: config.maxRetries,
   });
   return { ...resolved, provider };
+}
+
+/**
+ * Shows every settings warning; settings errors are shown too and then stop the run (exit 2):
+ * a file hx could not read whole may hold deny rules or hooks, and hx never runs with less
+ * protection than the user wrote.
+ */
+function reportSettingsProblems(diagnostics: Diagnostic[], cwd: string, warn: (line: string) => void): void {
+  const shown = (d: Diagnostic) => formatDiagnostic({ ...d, file: d.file && displayPath(d.file, cwd) });
+  for (const d of diagnostics) if (d.level === "warning") warn(`warning: ${shown(d)}`);
+  const errors = diagnostics.filter((d) => d.level === "error");
+  if (errors.length === 0) return;
+  throw new UsageError(
+    [
+      ...errors.map(shown),
+      `${errors.length === 1 ? "This settings problem stops" : "These settings problems stop"} the run: fix the file${errors.length === 1 ? "" : "s"} (hx does not run with settings it cannot read, so no rule or hook is silently lost).`,
+    ].join("\nhx: "),
+  );
+}
+
+/** A path as the user would type it here: relative inside `cwd`, `~/...` inside home. */
+function displayPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  if (relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative)) return relative;
+  const home = os.homedir();
+  const fromHome = path.relative(home, file);
+  if (!fromHome.startsWith("..") && !path.isAbsolute(fromHome)) return path.join("~", fromHome);
+  return file;
 }
 
 function resolveCwd(dir: string | undefined): string {

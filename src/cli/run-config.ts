@@ -84,11 +84,13 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
     );
   }
 
-  const maxTurns = parsePositiveInt(
-    flags.maxTurns ?? env.HX_MAX_TURNS ?? settings.maxTurns?.toString(),
-    "--max-turns",
-    DEFAULT_MAX_TURNS,
-  );
+  // Settings values are validated when the files are read; flags and env are text.
+  const maxTurns =
+    flags.maxTurns !== undefined
+      ? parsePositiveInt(flags.maxTurns, "--max-turns", DEFAULT_MAX_TURNS)
+      : env.HX_MAX_TURNS
+        ? parsePositiveInt(env.HX_MAX_TURNS, "HX_MAX_TURNS", DEFAULT_MAX_TURNS)
+        : (settings.maxTurns ?? DEFAULT_MAX_TURNS);
   if (flags.permissionMode !== undefined) {
     const mode = parsePermissionMode(flags.permissionMode);
     if (typeof mode !== "string") throw new UsageError(`--permission-mode: ${mode.error}`);

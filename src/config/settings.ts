@@ -1,51 +1,23 @@
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Diagnostic } from "../core/diagnostic.js";
+import { errorMessage } from "../core/error-message.js";
+import { readSmallFileSync } from "../fs/regular-file.js";
 import { foldersFromRootTo } from "./project-root.js";
+import type { HookSettings, Settings } from "./settings-schema.js";
+import { validateSettings } from "./validate-settings.js";
 
-/** A command hook as Claude Code users write it. */
-export interface CommandHook {
-  type: "command";
-  command: string;
-  /** Seconds; default 60. */
-  timeout?: number;
-}
+export type {
+  CommandHook,
+  HookMatcher,
+  HookSettings,
+  PermissionSettings,
+  Settings,
+  SkillSettings,
+} from "./settings-schema.js";
 
-export interface HookMatcher {
-  /** A tool name, `*`, or alternatives `write_file|edit_file`. Empty or missing = every tool. */
-  matcher?: string;
-  hooks: CommandHook[];
-}
-
-export interface PermissionSettings {
-  defaultMode?: string;
-  allow?: string[];
-  ask?: string[];
-  deny?: string[];
-}
-
-export interface SkillSettings {
-  /** Extra folders to search for skills. */
-  paths?: string[];
-  /** Catalog budget as a share of the context window (0.02 = 2%), or an absolute char count. */
-  catalogBudget?: number;
-}
-
-/** What `.hx/settings.json` (project) and `~/.hx/settings.json` (user) may hold. */
-export interface Settings {
-  provider?: string;
-  model?: string;
-  baseURL?: string;
-  maxTurns?: number;
-  thinking?: boolean;
-  contextWindow?: number;
-  verbose?: boolean;
-  /** Print the seed's `[HOOK] ...` lines (also on with --verbose). */
-  logHooks?: boolean;
-  permissions?: PermissionSettings;
-  hooks?: Record<string, HookMatcher[]>;
-  skills?: SkillSettings;
-}
+/** A settings file larger than this is refused (10 MiB holds ~100,000 rules). */
+export const MAX_SETTINGS_BYTES = 10 * 1024 * 1024;
 
 export interface SettingsFile {
   path: string;
@@ -57,8 +29,12 @@ export interface LoadedSettings {
   /** Layers merged: local > project > user for scalars; lists and hooks are concatenated. */
   merged: Settings;
   files: SettingsFile[];
-  /** Problems found (unreadable JSON); reported, never fatal. */
-  warnings: string[];
+  /**
+   * Problems found, in file order. Errors (a wrong type, invalid JSON, a file that is not a
+   * regular file or too large) mean a file could not be read whole: the CLI stops (exit 2)
+   * rather than run with fewer rules than the user wrote. Warnings (an unknown key) are shown.
+   */
+  diagnostics: Diagnostic[];
 }
 
 export function userSettingsDir(): string {
@@ -90,26 +66,45 @@ export function loadSettings(workDir: string): LoadedSettings {
     candidates.push({ path: localSettingsPath(folder), scope: "local" });
   }
   const files: SettingsFile[] = [];
-  const warnings: string[] = [];
+  const diagnostics: Diagnostic[] = [];
   for (const candidate of candidates) {
-    let text: string;
-    try {
-      text = readFileSync(candidate.path, "utf8");
-    } catch {
-      continue;
-    }
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-        warnings.push(`${candidate.path}: expected a JSON object; ignored.`);
-        continue;
-      }
-      files.push({ ...candidate, settings: parsed as Settings });
-    } catch (error) {
-      warnings.push(`${candidate.path}: invalid JSON (${(error as Error).message}); ignored. Fix the file.`);
-    }
+    const read = readSettingsFile(candidate.path);
+    if (read === undefined) continue;
+    diagnostics.push(...read.diagnostics);
+    if (read.settings) files.push({ ...candidate, settings: read.settings });
   }
-  return { merged: mergeSettings(files.map((f) => f.settings)), files, warnings };
+  return { merged: mergeSettings(files.map((f) => f.settings)), files, diagnostics };
+}
+
+/**
+ * One settings file, read safely (never blocks on a FIFO, never reads more than
+ * MAX_SETTINGS_BYTES) and validated. Undefined when the file does not exist; an empty file is
+ * an empty object.
+ */
+export function readSettingsFile(
+  file: string,
+): { settings?: Settings; diagnostics: Diagnostic[] } | undefined {
+  const read = readSmallFileSync(file, MAX_SETTINGS_BYTES);
+  const problem = (code: string, message: string) => ({
+    diagnostics: [{ level: "error" as const, code, file, message }],
+  });
+  if (!read.ok) {
+    if (read.reason === "missing") return undefined;
+    const fix = {
+      "not-a-file": "hx reads settings only from a regular file",
+      "too-large": "keep it under the limit",
+      unreadable: "check its permissions",
+    }[read.reason];
+    return problem(`settings.${read.reason}`, `${read.message}; ${fix}.`);
+  }
+  if (read.text.trim() === "") return { settings: {}, diagnostics: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(read.text);
+  } catch (error) {
+    return problem("settings.json", `is not valid JSON (${errorMessage(error)}); fix the file.`);
+  }
+  return validateSettings(raw, file);
 }
 
 /** Later layers win for scalars; permission lists, hooks and skill paths accumulate. */
@@ -129,8 +124,9 @@ export function mergeSettings(layers: Settings[]): Settings {
     }
     if (hooks) {
       const current = merged.hooks ?? {};
-      for (const [event, matchers] of Object.entries(hooks)) {
-        if (Array.isArray(matchers)) current[event] = [...(current[event] ?? []), ...matchers];
+      for (const event of Object.keys(hooks) as Array<keyof HookSettings>) {
+        const matchers = hooks[event];
+        if (matchers) current[event] = [...(current[event] ?? []), ...matchers];
       }
       merged.hooks = current;
     }

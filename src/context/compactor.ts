@@ -1,5 +1,6 @@
 import type { EventSink } from "../agent/events.js";
 import type { LoopExtension, LoopState } from "../agent/extension.js";
+import { errorMessage } from "../core/error-message.js";
 import type { Message } from "../core/messages.js";
 import type { ModelProvider, ToolSchema } from "../providers/provider.js";
 import { type ShortenOptions, shortenOldToolResults } from "./shorten.js";
@@ -330,5 +331,5 @@ function describeCompaction(record: CompactionRecord): string {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

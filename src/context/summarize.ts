@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/error-message.js";
 import type { Message, Usage } from "../core/messages.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { skillNameOf } from "./skill-bodies.js";
@@ -59,7 +60,7 @@ export async function summarizeMessages(input: SummarizeInput): Promise<Summariz
     if (input.signal?.aborted) throw error;
     return {
       summary: mechanicalSummary(input.dropped),
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/error-message.js";
 import { canonicalToolName } from "../permissions/tool-aliases.js";
 
 /**
@@ -18,7 +19,7 @@ export function compileMatcher(matcher: string | undefined): ((tool: string) => 
     return (tool) => pattern.test(tool);
   } catch (error) {
     return {
-      error: `matcher '${text}' is not a tool name, '*', 'a|b' or a valid regular expression (${(error as Error).message})`,
+      error: `matcher '${text}' is not a tool name, '*', 'a|b' or a valid regular expression (${errorMessage(error)})`,
     };
   }
 }

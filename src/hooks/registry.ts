@@ -23,7 +23,7 @@ export class HookRegistry {
   }
 
   /** Reads `settings.hooks` in Claude Code's shape: `{ Event: [{ matcher, hooks: [{ type, command, timeout }] }] }`. */
-  static fromSettings(hooks: Record<string, HookMatcher[]> | undefined): {
+  static fromSettings(hooks: Partial<Record<string, HookMatcher[]>> | undefined): {
     registry: HookRegistry;
     warnings: string[];
   } {

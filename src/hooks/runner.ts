@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { errorMessage } from "../core/error-message.js";
 import type { HookPayload } from "./events.js";
 
 /** How one command hook ended. */
@@ -50,7 +51,7 @@ export function runCommandHook(
     } catch (error) {
       resolve({
         kind: "failure",
-        message: `could not start: ${(error as Error).message}`,
+        message: `could not start: ${errorMessage(error)}`,
         stdout: "",
         stderr: "",
       });

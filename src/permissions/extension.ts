@@ -1,5 +1,6 @@
 import type { LoopExtension, LoopState, ToolDecision } from "../agent/extension.js";
 import { localSettingsPath } from "../config/settings.js";
+import { errorMessage } from "../core/error-message.js";
 import type { PreparedCall } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
@@ -92,7 +93,7 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
           state.emit({
             type: "notice",
             level: "warn",
-            text: `Could not save ${rule} to ${settingsFile}: ${error instanceof Error ? error.message : String(error)}. It holds for this session only.`,
+            text: `Could not save ${rule} to ${settingsFile}: ${errorMessage(error)}. It holds for this session only.`,
           });
         }
       }

@@ -17,7 +17,7 @@ export { createTerminalAsker, readOneLine, terminalAskerIfInteractive } from "./
  * `permissions.defaultMode`. Problems become warnings; an unknown mode falls back to default.
  */
 export function permissionsFromSettings(
-  settings: PermissionSettings | undefined,
+  settings: (Omit<PermissionSettings, "defaultMode"> & { defaultMode?: string }) | undefined,
   cliMode?: string,
 ): { mode: PermissionMode; rules: PermissionRules; warnings: string[] } {
   const { rules, warnings } = parseRules(settings);

@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/error-message.js";
 import { ProviderError } from "./provider.js";
 
 /** What an error message needs to know about the endpoint that failed. */
@@ -72,7 +73,7 @@ export function toProviderError(error: unknown, endpoint: EndpointInfo, signal?:
   if (sdk.name === "APIError") {
     return fromStreamError(serverMessage(sdk), errorCode(sdk), endpoint);
   }
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return new ProviderError(
     "network",
     `Model request to ${endpoint.baseURL} failed: ${firstLine(text)}`,

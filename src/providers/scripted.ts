@@ -17,7 +17,8 @@
  *
  * Rules:
  * - Replies are used in order, one per model call. When none are left, the call fails with
- *   a ProviderError of kind "config" saying the script ran out.
+ *   a ProviderError of kind "config" saying the script ran out. The file is checked against
+ *   a schema first: a wrong field is a "config" error naming the reply and the field.
  * - `toolCalls[].arguments` is an object (sent as its JSON) or a raw string (sent as is, so
  *   a script can send broken JSON). `toolCalls[].id` defaults to `call_<reply>_<call>`
  *   (1-based), so ids are deterministic.
@@ -27,9 +28,22 @@
  *   if it does not, the call fails with kind "config". Use it to check what the model saw.
  * - `error`: instead of answering, fail with a ProviderError of this kind and message.
  * - Text and reasoning are streamed through `onDelta` in a few chunks.
+ *
+ * In code (tests), `new ScriptedProvider(replies)` also takes replies computed from the request
+ * (`(request) => reply`), a ProviderError to throw, `push()`es more, and keeps every request it
+ * was sent (deep-copied) in `requests`.
  */
-import { readFile } from "node:fs/promises";
-import { type AssistantMessage, emptyUsage, type ToolCall, type Usage } from "../core/messages.js";
+import { z } from "zod";
+import { expected } from "../config/schema-messages.js";
+import { errorMessage } from "../core/error-message.js";
+import {
+  type AssistantMessage,
+  emptyUsage,
+  type Message,
+  type ToolCall,
+  type Usage,
+} from "../core/messages.js";
+import { readSmallFileSync } from "../fs/regular-file.js";
 import {
   type CompleteOptions,
   type ModelProvider,
@@ -40,55 +54,163 @@ import {
   type StreamDelta,
 } from "./provider.js";
 
-export interface ScriptedReply {
-  text?: string;
-  reasoning?: string;
-  toolCalls?: { id?: string; name: string; arguments?: Record<string, unknown> | string }[];
-  usage?: Partial<Usage>;
-  expect?: string;
-  error?: { kind: ProviderErrorKind; message: string; hint?: string };
+/** Every ProviderErrorKind, so a script can fail with any of them (tsc flags a missing one). */
+const ERROR_KINDS = {
+  auth: true,
+  rate_limit: true,
+  context_overflow: true,
+  bad_request: true,
+  server: true,
+  network: true,
+  aborted: true,
+  config: true,
+} satisfies Record<ProviderErrorKind, true>;
+
+const count = z
+  .number({ error: expected("a whole number of tokens") })
+  .refine((n) => Number.isInteger(n) && n >= 0, { error: expected("a whole number of tokens") });
+
+const replySchema = z.strictObject(
+  {
+    text: z.string({ error: expected("a string") }).optional(),
+    reasoning: z.string({ error: expected("a string") }).optional(),
+    toolCalls: z
+      .array(
+        z.strictObject(
+          {
+            id: z.string({ error: expected("a string") }).optional(),
+            name: z.string({ error: expected("a tool name") }),
+            arguments: z
+              .union([z.string(), z.record(z.string(), z.unknown())], {
+                error: expected("an object (sent as its JSON) or a string (sent as is)"),
+              })
+              .optional(),
+          },
+          { error: expected('a tool call such as {"name": "bash", "arguments": {...}}') },
+        ),
+        { error: expected("a list of tool calls") },
+      )
+      .optional(),
+    usage: z
+      .strictObject(
+        {
+          inputTokens: count.optional(),
+          outputTokens: count.optional(),
+          cachedInputTokens: count.optional(),
+          cacheWriteTokens: count.optional(),
+          reasoningTokens: count.optional(),
+        },
+        { error: expected("an object of token counts") },
+      )
+      .optional(),
+    expect: z.string({ error: expected("a string the request must contain") }).optional(),
+    error: z
+      .strictObject(
+        {
+          kind: z.enum(Object.keys(ERROR_KINDS) as [ProviderErrorKind, ...ProviderErrorKind[]], {
+            error: expected(`one of ${Object.keys(ERROR_KINDS).join(", ")}`),
+          }),
+          message: z.string({ error: expected("a string") }),
+          hint: z.string({ error: expected("a string") }).optional(),
+        },
+        { error: expected('an object such as {"kind": "server", "message": "..."}') },
+      )
+      .optional(),
+  },
+  { error: expected('an object such as {"text": "..."}') },
+);
+
+const scriptSchema = z.strictObject(
+  { replies: z.array(replySchema, { error: expected("a list of replies") }) },
+  { error: expected('an object such as {"replies": [...]}') },
+);
+
+/** One reply as a script file holds it. */
+export type ScriptedReplyData = z.infer<typeof replySchema>;
+
+/** One reply; in code the error may also be a ProviderError to throw as is. */
+export interface ScriptedReply extends Omit<ScriptedReplyData, "error" | "toolCalls"> {
+  toolCalls?: Array<{ id?: string; name: string; arguments?: unknown }>;
+  error?: ScriptedReplyData["error"] | ProviderError;
 }
+
+/** A reply computed from the request (e.g. to answer a summarisation prompt). */
+export type ReplyFn = (request: ModelRequest) => ScriptedReply;
 
 export interface Script {
   replies: ScriptedReply[];
 }
 
+/** A script file larger than this is refused. */
+const MAX_SCRIPT_BYTES = 64 * 1024 * 1024;
+
 /** Loads a script file and returns a provider that plays it; a bad file is a "config" error. */
-export async function createScriptedProvider(scriptPath: string, model = "scripted"): Promise<ModelProvider> {
-  const script = parseScript(await readScriptFile(scriptPath), scriptPath);
-  return scriptedProvider(script, scriptPath, model);
+export async function createScriptedProvider(
+  scriptPath: string,
+  model = "scripted",
+): Promise<ScriptedProvider> {
+  const read = readSmallFileSync(scriptPath, MAX_SCRIPT_BYTES);
+  if (!read.ok) {
+    throw new ProviderError(
+      "config",
+      `Cannot read the script ${scriptPath}: it ${read.reason === "missing" ? "does not exist" : read.message}.`,
+      "Pass an existing JSON file with --script FILE.",
+    );
+  }
+  const script = parseScript(read.text, scriptPath);
+  return new ScriptedProvider(script.replies, { source: scriptPath, model });
 }
 
-/** A provider that plays `script` (already parsed); `source` names it in error messages. */
-export function scriptedProvider(script: Script, source: string, model = "scripted"): ModelProvider {
-  let next = 0;
-  return {
-    name: "scripted",
-    model,
-    async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
-      if (options.signal?.aborted) throw new ProviderError("aborted", "Cancelled.");
-      const number = next + 1;
-      const reply = script.replies[next];
-      if (!reply) {
-        throw new ProviderError(
-          "config",
-          `The script ${source} ran out: model call ${number} has no reply (it has ${script.replies.length}).`,
-          "Add replies to the script.",
-        );
-      }
-      next += 1;
-      if (reply.error) throw new ProviderError(reply.error.kind, reply.error.message, reply.error.hint);
-      const seen = JSON.stringify({ system: request.system, messages: request.messages });
-      if (reply.expect !== undefined && !seen.includes(reply.expect)) {
-        throw new ProviderError(
-          "config",
-          `Script reply ${number} expected the request to contain ${JSON.stringify(reply.expect)}, but it did not.`,
-          `Check ${source} or the behaviour that builds the request.`,
-        );
-      }
-      return answer(reply, number, seen.length, options.onDelta);
-    },
-  };
+/** Plays replies in order; `source` names the script in error messages. */
+export class ScriptedProvider implements ModelProvider {
+  readonly name = "scripted";
+  readonly model: string;
+  /** Every request received, deep-copied (later changes to the history do not show here). */
+  readonly requests: ModelRequest[] = [];
+  private readonly queue: Array<ScriptedReply | ReplyFn>;
+  private readonly source: string;
+
+  constructor(replies: Array<ScriptedReply | ReplyFn>, options: { source?: string; model?: string } = {}) {
+    this.queue = [...replies];
+    this.source = options.source ?? "(in memory)";
+    this.model = options.model ?? "scripted";
+  }
+
+  /** Adds replies to the end of the script. */
+  push(...replies: Array<ScriptedReply | ReplyFn>): void {
+    this.queue.push(...replies);
+  }
+
+  /** The messages of request `index` (0-based). */
+  sent(index: number): Message[] {
+    return this.requests[index].messages;
+  }
+
+  async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
+    if (options.signal?.aborted) throw new ProviderError("aborted", "Cancelled.");
+    this.requests.push(structuredClone(request));
+    const number = this.requests.length;
+    const next = this.queue.shift();
+    if (!next) {
+      throw new ProviderError(
+        "config",
+        `The script ${this.source} ran out: model call ${number} has no reply (it had ${number - 1}).`,
+        "Add replies to the script.",
+      );
+    }
+    const reply = typeof next === "function" ? next(request) : next;
+    if (reply.error instanceof ProviderError) throw reply.error;
+    if (reply.error) throw new ProviderError(reply.error.kind, reply.error.message, reply.error.hint);
+    const seen = JSON.stringify({ system: request.system, messages: request.messages });
+    if (reply.expect !== undefined && !seen.includes(reply.expect)) {
+      throw new ProviderError(
+        "config",
+        `Script reply ${number} expected the request to contain ${JSON.stringify(reply.expect)}, but it did not.`,
+        `Check ${this.source} or the behaviour that builds the request.`,
+      );
+    }
+    return answer(reply, number, seen.length, options.onDelta);
+  }
 }
 
 function answer(
@@ -134,20 +256,10 @@ function chunk(text: string): string[] {
   return pieces;
 }
 
-async function readScriptFile(scriptPath: string): Promise<string> {
-  try {
-    return await readFile(scriptPath, "utf8");
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    throw new ProviderError(
-      "config",
-      `Cannot read the script ${scriptPath}${code ? ` (${code})` : ""}.`,
-      "Pass an existing JSON file with --script FILE.",
-    );
-  }
-}
-
-/** Validates the script's shape; every problem is a "config" error naming the reply. */
+/**
+ * Parses and validates a script; every problem is a "config" error naming the reply and the
+ * field (`Reply 2 in the script s.json: toolCalls.0.name: must be a tool name, got nothing`).
+ */
 export function parseScript(text: string, source: string): Script {
   let data: unknown;
   try {
@@ -155,41 +267,28 @@ export function parseScript(text: string, source: string): Script {
   } catch (error) {
     throw new ProviderError(
       "config",
-      `The script ${source} is not valid JSON: ${(error as Error).message}`,
+      `The script ${source} is not valid JSON: ${errorMessage(error)}`,
       'Expected {"replies": [{"text": "..."}]}.',
     );
   }
-  const replies = (data as { replies?: unknown } | null)?.replies;
-  if (!Array.isArray(replies)) {
-    throw new ProviderError(
-      "config",
-      `The script ${source} has no "replies" array.`,
-      'Expected {"replies": [...]}.',
-    );
-  }
-  for (const [index, reply] of replies.entries()) checkReply(reply, index + 1, source);
-  return { replies: replies as ScriptedReply[] };
+  const parsed = scriptSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.slice(0, 3).map((issue) => {
+    const [first, index, ...rest] = issue.path.map(String);
+    const where =
+      first === "replies" && index !== undefined
+        ? `Reply ${Number(index) + 1}${rest.length ? `: ${rest.join(".")}` : ""}`
+        : issue.path.map(String).join(".") || "The top level";
+    return `${where}: ${issue.code === "unrecognized_keys" ? unknownKeys(issue.keys) : issue.message}`;
+  });
+  const more = parsed.error.issues.length > 3 ? ` (and ${parsed.error.issues.length - 3} more)` : "";
+  throw new ProviderError(
+    "config",
+    `The script ${source} is not valid: ${problems.join("; ")}${more}.`,
+    'Expected {"replies": [{"text": "...", "toolCalls": [{"name": "...", "arguments": {...}}]}]}; see docs or src/providers/scripted.ts.',
+  );
 }
 
-function checkReply(reply: unknown, number: number, source: string): void {
-  const fail = (problem: string) =>
-    new ProviderError(
-      "config",
-      `Reply ${number} in the script ${source} ${problem}.`,
-      "See the format in src/providers/scripted.ts.",
-    );
-  if (!reply || typeof reply !== "object" || Array.isArray(reply)) throw fail("is not an object");
-  const { text, reasoning, toolCalls, expect, error } = reply as Record<string, unknown>;
-  if (text !== undefined && typeof text !== "string") throw fail('has a "text" that is not a string');
-  if (reasoning !== undefined && typeof reasoning !== "string")
-    throw fail('has a "reasoning" that is not a string');
-  if (expect !== undefined && typeof expect !== "string") throw fail('has an "expect" that is not a string');
-  if (error !== undefined && typeof (error as { message?: unknown })?.message !== "string") {
-    throw fail('has an "error" without a "message"');
-  }
-  if (toolCalls === undefined) return;
-  if (!Array.isArray(toolCalls)) throw fail('has a "toolCalls" that is not an array');
-  for (const call of toolCalls) {
-    if (typeof (call as { name?: unknown })?.name !== "string") throw fail("has a tool call without a name");
-  }
+function unknownKeys(keys: string[]): string {
+  return `unknown key${keys.length > 1 ? "s" : ""} ${keys.map((k) => JSON.stringify(k)).join(", ")}`;
 }

@@ -2,6 +2,7 @@ import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statS
 import os from "node:os";
 import path from "node:path";
 import { findProjectRoot, findRepoRoot } from "../config/project-root.js";
+import { errorMessage } from "../core/error-message.js";
 import { parseSkillFile } from "./parse.js";
 import type { Skill, SkillSource } from "./types.js";
 import { SKILL_FILE_NAMES } from "./validate.js";
@@ -258,5 +259,5 @@ export function compareNames(a: string, b: string): number {
 
 function errorCode(error: unknown): string {
   const code = (error as NodeJS.ErrnoException)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error));
+  return code ?? errorMessage(error);
 }

@@ -1,4 +1,5 @@
 import { parseDocument } from "yaml";
+import { errorMessage } from "../core/error-message.js";
 import { parseSimpleYaml } from "./simple-yaml.js";
 
 /**
@@ -76,7 +77,7 @@ export function parseYaml(yaml: string): YamlResult {
     if (doc.errors.length > 0) return { ok: false, error: doc.errors[0].message };
     return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) ?? {} };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
 }
 
@@ -107,7 +108,7 @@ export function parseSkillFile(raw: string, folderName: string): ParsedSkillFile
     }
   } catch (error) {
     body = typeof raw === "string" ? raw : "";
-    warnings.push(`could not parse the file (${error instanceof Error ? error.message : String(error)})`);
+    warnings.push(`could not parse the file (${errorMessage(error)})`);
   }
 
   const name = pickName(frontmatter.name, folderName, warnings);

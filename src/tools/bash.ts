@@ -44,7 +44,7 @@ export const bashTool = defineTool({
         "To see the cut part, narrow the command or redirect its output to a file and grep or read it.",
     }).text;
     const body = shown.trim() === "" ? "(no output)" : shown.replace(/\n$/, "");
-    if (run.ending.kind === "aborted") throw new ToolError(`Error: the command was cancelled.\n${body}`);
+    if (run.ending.kind === "aborted") throw new ToolError(`the command was cancelled.\n${body}`);
     if (run.ending.kind === "timeout") {
       return {
         content: `${body}\n\nError: the command timed out after ${timeoutSeconds} s and was killed with its child processes. Output so far is shown above. Run it with a longer timeout, or in smaller steps.`,
@@ -116,7 +116,7 @@ function runInProcessGroup(
     };
     child.on("error", (error) => {
       cleanUp();
-      reject(new ToolError(`Error: could not start bash: ${error.message}`));
+      reject(new ToolError(`could not start bash: ${error.message}`));
     });
     child.on("exit", (code, exitSignal) => {
       cleanUp();

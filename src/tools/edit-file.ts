@@ -33,14 +33,14 @@ export const editFileTool = defineTool({
     const file = ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(file);
     if (args.old_text === "")
-      throw new ToolError("Error: old_text is empty. To create or replace a whole file, use write_file.");
+      throw new ToolError("old_text is empty. To create or replace a whole file, use write_file.");
     if (args.old_text === args.new_text)
-      throw new ToolError("Error: old_text and new_text are identical; nothing to change.");
+      throw new ToolError("old_text and new_text are identical; nothing to change.");
 
     const raw = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT")
-        throw new ToolError(`Error: file not found: ${shown}. To create it, use write_file.`);
-      if (error.code === "EISDIR") throw new ToolError(`Error: ${shown} is a directory, not a file.`);
+        throw new ToolError(`file not found: ${shown}. To create it, use write_file.`);
+      if (error.code === "EISDIR") throw new ToolError(`${shown} is a directory, not a file.`);
       throw error;
     });
     const { bom, text, crlf } = decodeText(raw);
@@ -53,7 +53,7 @@ export const editFileTool = defineTool({
       const lines = offsets.slice(0, MAX_LISTED_MATCHES).map((offset) => lineAt(text, offset));
       const more = offsets.length > MAX_LISTED_MATCHES ? ", …" : "";
       throw new ToolError(
-        `Error: old_text occurs ${offsets.length} times in ${shown} (at lines ${lines.join(", ")}${more}). ` +
+        `old_text occurs ${offsets.length} times in ${shown} (at lines ${lines.join(", ")}${more}). ` +
           "Add surrounding lines to old_text so it matches once, or set replace_all to change every occurrence.",
       );
     }
@@ -89,7 +89,7 @@ function toLf(text: string): string {
 }
 
 function noMatchMessage(shown: string, text: string, oldText: string): string {
-  const base = `Error: old_text was not found in ${shown}.`;
+  const base = `old_text was not found in ${shown}.`;
   const loose = findLooseMatch(text, oldText);
   if (!loose) return `${base} Read the file again and copy the text exactly, whitespace included.`;
   const where = loose.first === loose.last ? `line ${loose.first}` : `lines ${loose.first}-${loose.last}`;

@@ -30,12 +30,12 @@ export const globTool = defineTool({
     const dir = ctx.workspace.resolveForRead(args.path ?? ".");
     const shownDir = ctx.workspace.relative(dir);
     const info = await stat(dir).catch(() => undefined);
-    if (!info) throw new ToolError(`Error: folder not found: ${shownDir}.`);
+    if (!info) throw new ToolError(`folder not found: ${shownDir}.`);
     if (!info.isDirectory())
-      throw new ToolError(`Error: ${shownDir} is a file, not a folder; set path to a folder.`);
+      throw new ToolError(`${shownDir} is a file, not a folder; set path to a folder.`);
     if (path.isAbsolute(args.pattern) || args.pattern.split("/").includes("..")) {
       throw new ToolError(
-        "Error: the pattern must be relative and must not contain '..'; use path to choose the folder.",
+        "the pattern must be relative and must not contain '..'; use path to choose the folder.",
       );
     }
 

@@ -30,8 +30,7 @@ export const grepTool = defineTool({
   async execute(args, ctx) {
     const target = ctx.workspace.resolveForRead(args.path ?? ".");
     const shownTarget = ctx.workspace.relative(target);
-    if (!(await stat(target).catch(() => undefined)))
-      throw new ToolError(`Error: path not found: ${shownTarget}.`);
+    if (!(await stat(target).catch(() => undefined))) throw new ToolError(`path not found: ${shownTarget}.`);
 
     const { rgPath } = await import("@vscode/ripgrep");
     const rgArgs = [
@@ -58,12 +57,12 @@ export const grepTool = defineTool({
     rgArgs.push("--regexp", args.pattern, "--", isInside(target, ctx.workspace.root) ? shownTarget : target);
 
     const run = await runRipgrep(rgPath, rgArgs, ctx.workspace.root, ctx.signal);
-    if (ctx.signal.aborted) throw new ToolError("Error: the search was cancelled.");
+    if (ctx.signal.aborted) throw new ToolError("the search was cancelled.");
     const matches = run.lines.map((line) => line.replace(/^\.\//, ""));
     if (run.exitCode === 1 || (matches.length === 0 && run.exitCode === 0)) return "No matches found.";
     if (matches.length === 0) {
       throw new ToolError(
-        `Error: ripgrep failed: ${run.stderr.trim() || `exit code ${run.exitCode}`}. ` +
+        `ripgrep failed: ${run.stderr.trim() || `exit code ${run.exitCode}`}. ` +
           "If the pattern is meant literally, escape regex characters such as ( [ { . * + ? with a backslash.",
       );
     }
@@ -113,7 +112,7 @@ function runRipgrep(rgPath: string, args: string[], cwd: string, signal: AbortSi
     });
     child.on("error", (error) => {
       if (signal.aborted) resolve(run);
-      else reject(new ToolError(`Error: could not run ripgrep: ${error.message}`));
+      else reject(new ToolError(`could not run ripgrep: ${error.message}`));
     });
     child.on("close", (code) => {
       const rest = pending + decoder.end();

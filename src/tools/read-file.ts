@@ -32,17 +32,15 @@ export const readFileTool = defineTool({
     const shown = ctx.workspace.relative(file);
     const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
-      throw new ToolError(`Error: file not found: ${shown}. Use glob to find the right path.`);
+      throw new ToolError(`file not found: ${shown}. Use glob to find the right path.`);
     });
     if (info.isDirectory()) {
       throw new ToolError(
-        `Error: ${shown} is a directory, not a file. Use glob (e.g. pattern "*" with path "${shown}") to list it.`,
+        `${shown} is a directory, not a file. Use glob (e.g. pattern "*" with path "${shown}") to list it.`,
       );
     }
     if (await isBinary(file)) {
-      throw new ToolError(
-        `Error: ${shown} is a binary file (${info.size} bytes); read_file only shows text.`,
-      );
+      throw new ToolError(`${shown} is a binary file (${info.size} bytes); read_file only shows text.`);
     }
 
     const start = args.offset ?? 1;
@@ -50,7 +48,7 @@ export const readFileTool = defineTool({
     const { lines, total } = await readLineWindow(file, start, limit, ctx.signal);
     if (total === 0) return `(${shown} is empty)`;
     if (start > total) {
-      throw new ToolError(`Error: offset ${start} is past the end of ${shown}, which has ${total} lines.`);
+      throw new ToolError(`offset ${start} is past the end of ${shown}, which has ${total} lines.`);
     }
 
     const body = lines.map((line, i) => formatLine(start + i, line)).join("\n");

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { errorMessage } from "../core/error-message.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolSchema } from "../providers/provider.js";
-import type { Tool, ToolContext, ToolOutput } from "./tool.js";
+import { type Tool, type ToolContext, ToolError, type ToolOutput } from "./tool.js";
 
 /** A call whose arguments parsed and matched the tool's schema. */
 export interface PreparedCall {
@@ -70,7 +71,7 @@ export class ToolRegistry {
       return {
         ok: false,
         call,
-        error: `Error: the arguments for ${tool.name} are not valid JSON (${(error as Error).message}). Send a JSON object matching the tool's schema. Received: ${preview(call.arguments)}`,
+        error: `Error: the arguments for ${tool.name} are not valid JSON (${errorMessage(error)}). Send a JSON object matching the tool's schema. Received: ${preview(call.arguments)}`,
       };
     }
     const parsed = tool.parameters.safeParse(raw);
@@ -94,8 +95,10 @@ export class ToolRegistry {
       return typeof output === "string" ? { content: output } : output;
     } catch (error) {
       if (ctx.signal.aborted) return { content: "Error: the call was cancelled by the user.", isError: true };
-      const message = error instanceof Error ? error.message : String(error);
-      return { content: message.startsWith("Error") ? message : `Error: ${message}`, isError: true };
+      // A ToolError is written for the model (and carries its "Error: " prefix); anything
+      // else is an unexpected failure, shown as its message.
+      const content = error instanceof ToolError ? error.message : `Error: ${errorMessage(error)}`;
+      return { content, isError: true };
     }
   }
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgentResult } from "../agent/events.js";
 import type { LoopExtension } from "../agent/extension.js";
+import { errorMessage } from "../core/error-message.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { lastAssistantText, runSubagent } from "../subagent/run-subagent.js";
 import {
@@ -86,7 +87,7 @@ export function createTaskTool(deps: TaskToolDeps) {
           ctx.emit({
             type: "notice",
             level: "warn",
-            text: `SubagentStop failed: ${error instanceof Error ? error.message : String(error)}`,
+            text: `SubagentStop failed: ${errorMessage(error)}`,
           });
         }
       }

@@ -45,10 +45,14 @@ export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool<P> {
   return tool;
 }
 
-/** A tool error with a message written for the model. */
+/**
+ * A tool error with a message written for the model. Give the sentence alone
+ * (`file not found: x. Use glob to find the right path.`); the message gets the `Error: `
+ * prefix the model reads on every failed call.
+ */
 export class ToolError extends Error {
   constructor(message: string) {
-    super(message);
+    super(`Error: ${message}`);
     this.name = "ToolError";
   }
 }

@@ -61,8 +61,8 @@ export class Workspace {
 
   private resolve(input: string): string {
     if (typeof input !== "string" || input.trim() === "")
-      throw new ToolError("Error: path must be a non-empty string");
-    if (input.includes("\0")) throw new ToolError("Error: path must not contain NUL characters");
+      throw new ToolError("path must be a non-empty string");
+    if (input.includes("\0")) throw new ToolError("path must not contain NUL characters");
     return resolveReal(path.resolve(this.root, expandHome(input)));
   }
 }
@@ -70,7 +70,7 @@ export class Workspace {
 function outside(input: string, resolved: string, root: string): ToolError {
   const via = path.resolve(root, expandHome(input)) === resolved ? "" : ` (it resolves to ${resolved})`;
   return new ToolError(
-    `Error: path '${input}' is outside the workspace ${root}${via}. Use a path inside the workspace (relative paths are resolved from its root).`,
+    `path '${input}' is outside the workspace ${root}${via}. Use a path inside the workspace (relative paths are resolved from its root).`,
   );
 }
 
@@ -122,8 +122,7 @@ function resolveReal(p: string, hops = 0): string {
   } catch {
     return path.join(realParent, path.basename(current), ...missing);
   }
-  if (hops >= MAX_SYMLINK_HOPS)
-    throw new ToolError(`Error: too many levels of symbolic links at '${current}'`);
+  if (hops >= MAX_SYMLINK_HOPS) throw new ToolError(`too many levels of symbolic links at '${current}'`);
   return resolveReal(path.join(path.resolve(realParent, target), ...missing), hops + 1);
 }
 

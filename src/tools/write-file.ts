@@ -21,10 +21,10 @@ export const writeFileTool = defineTool({
     const file = ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(file);
     const existing = await stat(file).catch(() => undefined);
-    if (existing?.isDirectory()) throw new ToolError(`Error: ${shown} is a directory; give a file path.`);
+    if (existing?.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path.`);
     await mkdir(path.dirname(file), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "EEXIST" && error.code !== "ENOTDIR") throw error;
-      throw new ToolError(`Error: cannot write ${shown}: part of its folder path is an existing file.`);
+      throw new ToolError(`cannot write ${shown}: part of its folder path is an existing file.`);
     });
     await writeFile(file, args.content, "utf8");
     const bytes = Buffer.byteLength(args.content, "utf8");

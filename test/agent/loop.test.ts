@@ -8,10 +8,10 @@ import type { LoopExtension } from "../../src/agent/extension.js";
 import { type AgentLoopConfig, runAgentLoop } from "../../src/agent/loop.js";
 import type { Message, ToolResultMessage } from "../../src/core/messages.js";
 import { ProviderError } from "../../src/providers/provider.js";
+import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
-import { ScriptedModel, type ScriptedReply } from "../support/scripted-model.js";
 
 const echo = defineTool({
   name: "echo",
@@ -31,7 +31,7 @@ const explode = defineTool({
 });
 
 function setup(replies: ScriptedReply[], overrides: Partial<AgentLoopConfig> = {}) {
-  const model = new ScriptedModel(replies);
+  const model = new ScriptedProvider(replies);
   const events: AgentEvent[] = [];
   const config: AgentLoopConfig = {
     provider: model,

@@ -1,7 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadSettings } from "../../src/config/settings.js";
+import { loadSettings, MAX_SETTINGS_BYTES } from "../../src/config/settings.js";
 import { tempDir } from "../support/run-hx.js";
 
 let home: string;
@@ -26,8 +27,8 @@ describe("loadSettings", () => {
     write(home, "settings.json", { model: "user-model", maxTurns: 5, permissions: { allow: ["bash(ls*)"] } });
     write(work, "settings.json", { model: "project-model", permissions: { deny: ["bash(curl *)"] } });
     write(work, "settings.local.json", { permissions: { allow: ["bash(npm test)"] } });
-    const { merged, files, warnings } = loadSettings(work);
-    expect(warnings).toEqual([]);
+    const { merged, files, diagnostics } = loadSettings(work);
+    expect(diagnostics).toEqual([]);
     expect(files.map((f) => f.scope)).toEqual(["user", "project", "local"]);
     expect(merged.model).toBe("project-model");
     expect(merged.maxTurns).toBe(5);
@@ -47,13 +48,53 @@ describe("loadSettings", () => {
     expect(merged.permissions?.deny).toEqual(["bash(rm *)"]);
   });
 
-  it("reports a file that is not valid JSON, names it, and goes on with the others", () => {
+  it("reports a file that is not valid JSON as an error naming it, and keeps the others", () => {
     const work = tempDir("hx-settings-bad-");
     write(work, "settings.json", "{ not json");
     write(home, "settings.json", { model: "still-read" });
-    const { merged, warnings } = loadSettings(work);
+    const { merged, diagnostics } = loadSettings(work);
     expect(merged.model).toBe("still-read");
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/settings\.json: invalid JSON .*ignored\. Fix the file\./);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({
+      level: "error",
+      code: "settings.json",
+      file: path.join(work, ".hx", "settings.json"),
+    });
+    expect(diagnostics[0].message).toMatch(/^is not valid JSON \(.+\); fix the file\.$/);
+  });
+
+  it("reads an empty file as no settings", () => {
+    const work = tempDir("hx-settings-empty-");
+    write(work, "settings.json", "  \n");
+    expect(loadSettings(work)).toMatchObject({ diagnostics: [], merged: {} });
+  });
+
+  it("refuses a FIFO at once instead of waiting for a writer", () => {
+    const work = tempDir("hx-settings-fifo-");
+    mkdirSync(path.join(work, ".hx"));
+    execFileSync("mkfifo", [path.join(work, ".hx", "settings.json")]);
+    const { diagnostics } = loadSettings(work);
+    expect(diagnostics).toEqual([expect.objectContaining({ level: "error", code: "settings.not-a-file" })]);
+    expect(diagnostics[0].message).toMatch(/named pipe \(FIFO\), not a file/);
+  });
+
+  it("refuses a directory in place of the file, and a file over the size cap", () => {
+    const work = tempDir("hx-settings-odd-");
+    mkdirSync(path.join(work, ".hx", "settings.json"), { recursive: true });
+    write(work, "settings.local.json", `{"model": "${"x".repeat(MAX_SETTINGS_BYTES)}"}`);
+    const { diagnostics } = loadSettings(work);
+    expect(diagnostics.map((d) => [d.code, d.message.split(";")[0]])).toEqual([
+      ["settings.not-a-file", "is a directory, not a file"],
+      ["settings.too-large", expect.stringMatching(/^is larger than the limit of 10 MB \(10 MB\)$/)],
+    ]);
+  });
+
+  it("drops a file with errors entirely, so none of its values are half-used", () => {
+    const work = tempDir("hx-settings-half-");
+    write(work, "settings.json", { model: "from-broken-file", maxTurns: "abc" });
+    const { merged, diagnostics, files } = loadSettings(work);
+    expect(files).toEqual([]);
+    expect(merged.model).toBeUndefined();
+    expect(diagnostics[0]).toMatchObject({ level: "error", keyPath: "maxTurns" });
   });
 });

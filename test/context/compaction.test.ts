@@ -12,8 +12,8 @@ import { estimateRequestTokens } from "../../src/context/tokens.js";
 import { safeCutPoints } from "../../src/context/turns.js";
 import type { Message } from "../../src/core/messages.js";
 import { type ModelRequest, ProviderError } from "../../src/providers/provider.js";
+import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
 import { repairPairs } from "../../src/transcript/reader.js";
-import { ScriptedModel, type ScriptedReply } from "../support/scripted-model.js";
 import {
   feed,
   isSummaryRequest,
@@ -51,7 +51,7 @@ function conversation(turns: number, chars: number, skillAt = 0): Message[] {
 }
 
 function compactorFor(
-  model: ScriptedModel,
+  model: ScriptedProvider,
   window: number,
   extra: Partial<ConstructorParameters<typeof ContextCompactor>[0]> = {},
 ) {
@@ -61,7 +61,7 @@ function compactorFor(
 describe("sizing the next request", () => {
   async function runWithReportedInput(report: (request: ModelRequest) => number) {
     const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
-    const model = new ScriptedModel([]);
+    const model = new ScriptedProvider([]);
     let step = 0;
     feed(model, 80, (request: ModelRequest): ScriptedReply => {
       if (isSummaryRequest(request)) return summaryReply();
@@ -105,7 +105,7 @@ describe("sizing the next request", () => {
 
 describe("compaction nobody's estimate asked for summarises most of a short history", () => {
   it("/compact on a conversation far below the window keeps only the latest turn", async () => {
-    const model = new ScriptedModel([summaryReply()]);
+    const model = new ScriptedProvider([summaryReply()]);
     const messages = conversation(6, 300, -1);
     const record = await compactorFor(model, 100_000).compactNow(messages, { focus: "x" });
     expect(record?.droppedMessages).toBe(11);
@@ -117,7 +117,7 @@ describe("compaction nobody's estimate asked for summarises most of a short hist
 describe("context overflow from the provider", () => {
   it("compacts and retries once, then succeeds", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
-    const model = new ScriptedModel([]);
+    const model = new ScriptedProvider([]);
     const realLimit = 3_000;
     feed(model, 10, (request: ModelRequest): ScriptedReply => {
       if (isSummaryRequest(request)) return summaryReply();
@@ -148,7 +148,7 @@ describe("context overflow from the provider", () => {
 
   it("retries only once when the overflow persists", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
-    const model = new ScriptedModel([]);
+    const model = new ScriptedProvider([]);
     feed(model, 10, (request) =>
       isSummaryRequest(request)
         ? summaryReply()
@@ -172,7 +172,7 @@ describe("context overflow from the provider", () => {
 
 describe("compactNow (/compact [focus])", () => {
   it("summarises older turns with the focus, keeps recent ones, re-injects loaded skills, fires PreCompact", async () => {
-    const model = new ScriptedModel([summaryReply()]);
+    const model = new ScriptedProvider([summaryReply()]);
     const triggers: string[] = [];
     const dropped: number[] = [];
     const compactor = compactorFor(model, 20_000, {
@@ -205,7 +205,7 @@ describe("compactNow (/compact [focus])", () => {
   });
 
   it("cuts skill bodies to the cap and asks for a reload of those that did not fit", async () => {
-    const model = new ScriptedModel([summaryReply()]);
+    const model = new ScriptedProvider([summaryReply()]);
     const reload: string[][] = [];
     const compactor = compactorFor(model, 4_000, {
       skillCapShare: 0.01,
@@ -219,7 +219,7 @@ describe("compactNow (/compact [focus])", () => {
   });
 
   it("falls back to a mechanical summary when the model call fails", async () => {
-    const model = new ScriptedModel([{ error: new ProviderError("server", "boom") }]);
+    const model = new ScriptedProvider([{ error: new ProviderError("server", "boom") }]);
     const compactor = compactorFor(model, 20_000);
     const messages = conversation(10, 4_000);
     const record = await compactor.compactNow(messages);
@@ -229,7 +229,7 @@ describe("compactNow (/compact [focus])", () => {
   });
 
   it("does nothing when there is nothing to drop", async () => {
-    const model = new ScriptedModel([]);
+    const model = new ScriptedProvider([]);
     const messages: Message[] = [{ role: "user", content: "hi" }];
     expect(await compactorFor(model, 20_000).compactNow(messages)).toBeUndefined();
     expect(model.requests).toHaveLength(0);
@@ -239,7 +239,7 @@ describe("compactNow (/compact [focus])", () => {
 describe("tool-output spill", () => {
   it("saves a long output under .hx/tool-results and shows a preview naming the file", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       { toolCalls: [{ name: "work", arguments: { chars: 50_000 }, id: "call/1" }] },
       { text: "ok" },
     ]);
@@ -263,7 +263,7 @@ describe("tool-output spill", () => {
 
   it("leaves short outputs and skill bodies alone", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       {
         toolCalls: [
           { name: "load_skill", arguments: { name: SKILL_NAME } },
@@ -342,7 +342,7 @@ describe("invariants on random conversations", () => {
         arbitraryConversation,
         fc.integer({ min: 2_000, max: 40_000 }),
         async (messages, window) => {
-          const model = new ScriptedModel([summaryReply()]);
+          const model = new ScriptedProvider([summaryReply()]);
           const loadedBefore = findLoadedSkills(messages)
             .map((s) => s.name)
             .sort();

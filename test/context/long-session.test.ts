@@ -8,10 +8,10 @@ import { createToolOutputSpill } from "../../src/context/spill.js";
 import { estimateRequestTokens } from "../../src/context/tokens.js";
 import type { Message } from "../../src/core/messages.js";
 import { type ModelRequest, ProviderError } from "../../src/providers/provider.js";
+import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { readTranscript, repairPairs } from "../../src/transcript/reader.js";
 import { TranscriptWriter } from "../../src/transcript/writer.js";
-import { ScriptedModel, type ScriptedReply } from "../support/scripted-model.js";
 import {
   feed,
   isSummaryRequest,
@@ -79,7 +79,7 @@ describe.each([
 ])("a 200-turn session in a 32k window ($layers)", ({ shortenAt, minCompactions }) => {
   it("never overflows, keeps pairs intact, keeps the loaded skill, writes the transcript first", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
-    const model = new ScriptedModel([]);
+    const model = new ScriptedProvider([]);
     feed(model, 400, scriptedWorker(WINDOW));
     const tools = [skillTool({ [SKILL_NAME]: skillBody(SKILL_NAME, 2_000) }), workTool];
     const schemas = new ToolRegistry(tools).schemas();

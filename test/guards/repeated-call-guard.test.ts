@@ -3,11 +3,11 @@ import { z } from "zod";
 import { runAgentLoop } from "../../src/agent/loop.js";
 import type { ToolResultMessage } from "../../src/core/messages.js";
 import { createRepeatedCallGuard } from "../../src/guards/repeated-call-guard.js";
+import { ScriptedProvider } from "../../src/providers/scripted.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
 import { tempDir } from "../support/run-hx.js";
-import { ScriptedModel } from "../support/scripted-model.js";
 
 const probe = defineTool({
   name: "probe",
@@ -18,7 +18,7 @@ const probe = defineTool({
 });
 
 async function run(calls: string[]) {
-  const model = new ScriptedModel([
+  const model = new ScriptedProvider([
     ...calls.map((what) => ({ toolCalls: [{ name: "probe", arguments: { what } }] })),
     { text: "done" },
   ]);

@@ -7,8 +7,8 @@ import { createSessionHooks } from "../../src/hooks/hooks.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import { parseRules } from "../../src/permissions/rules.js";
+import { ScriptedProvider } from "../../src/providers/scripted.js";
 import { fakeBaseTools, recordingTool, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
-import { ScriptedModel } from "../support/scripted-model.js";
 
 function hooksWith(settings: Record<string, HookMatcher[]>, cwd = tempDir()) {
   const { registry, warnings } = HookRegistry.fromSettings(settings);
@@ -35,7 +35,7 @@ describe("built-in log hook", () => {
       "none",
       `<skill name="sync-upstream">${"x".repeat(797)}</skill>`,
     );
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       { toolCalls: [{ name: "load_skill", arguments: { subject: "sync-upstream" } }] },
       { text: "summary" },
     ]);
@@ -63,7 +63,7 @@ describe("command hooks in the loop (real processes)", () => {
       dir,
     );
     const tools = fakeBaseTools();
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       { toolCalls: [{ name: "bash", arguments: { subject: "git push" } }] },
       { text: "ok" },
     ]);
@@ -90,7 +90,7 @@ describe("command hooks in the loop (real processes)", () => {
       PreToolUse: [{ matcher: "write_file|edit_file", hooks: [command("exit 2")] }],
     });
     const tools = fakeBaseTools();
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       {
         toolCalls: [
           { name: "bash", arguments: { subject: "ls" } },
@@ -112,7 +112,7 @@ describe("command hooks in the loop (real processes)", () => {
       { PostToolUse: [{ matcher: "*", hooks: [command(`cat > '${file}'; exit 3`)] }] },
       dir,
     );
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       { toolCalls: [{ name: "read_file", arguments: { subject: "a" } }] },
       { text: "ok" },
     ]);
@@ -140,7 +140,7 @@ describe("command hooks in the loop (real processes)", () => {
 
   it("PostToolUse exit 2 shows stderr to the model with the output", async () => {
     const { hooks } = hooksWith({ PostToolUse: [{ hooks: [command("echo 'lint failed' >&2; exit 2")] }] });
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       { toolCalls: [{ name: "write_file", arguments: { subject: "a" } }] },
       { text: "ok" },
     ]);
@@ -154,7 +154,7 @@ describe("command hooks in the loop (real processes)", () => {
 
   it("a hook that hangs is killed at its timeout and the call goes on", async () => {
     const { hooks } = hooksWith({ PreToolUse: [{ hooks: [command("sleep 30", 0.3)] }] });
-    const model = new ScriptedModel([{ toolCalls: [{ name: "grep", arguments: {} }] }, { text: "ok" }]);
+    const model = new ScriptedProvider([{ toolCalls: [{ name: "grep", arguments: {} }] }, { text: "ok" }]);
     const started = Date.now();
     const { messages, events } = await runLoop({
       provider: model,
@@ -168,7 +168,7 @@ describe("command hooks in the loop (real processes)", () => {
 
   it("a hook that cannot start never stops the agent", async () => {
     const { hooks } = hooksWith({ PreToolUse: [{ hooks: [command("/no/such/hook-binary")] }] });
-    const model = new ScriptedModel([{ toolCalls: [{ name: "grep", arguments: {} }] }, { text: "ok" }]);
+    const model = new ScriptedProvider([{ toolCalls: [{ name: "grep", arguments: {} }] }, { text: "ok" }]);
     const { messages, result } = await runLoop({
       provider: model,
       tools: fakeBaseTools(),
@@ -185,7 +185,7 @@ describe("command hooks in the loop (real processes)", () => {
       { Stop: [{ hooks: [command(`cat >> '${log}'; echo 'run the tests first' >&2; exit 2`)] }] },
       dir,
     );
-    const model = new ScriptedModel([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }]);
+    const model = new ScriptedProvider([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }]);
     const { messages, result } = await runLoop({
       provider: model,
       tools: [],
@@ -214,7 +214,7 @@ describe("command hooks in the loop (real processes)", () => {
         return "yes";
       },
     });
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       { toolCalls: [{ name: "bash", arguments: { subject: "ls" } }] },
       { text: "ok" },
     ]);

@@ -5,8 +5,8 @@ import type { PermissionAsker, PermissionRequest } from "../../src/permissions/a
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import type { PermissionMode } from "../../src/permissions/modes.js";
 import { parseRules } from "../../src/permissions/rules.js";
+import { ScriptedProvider } from "../../src/providers/scripted.js";
 import { fakeBaseTools, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
-import { ScriptedModel } from "../support/scripted-model.js";
 
 function setup(options: { mode?: PermissionMode; allow?: string[]; ask?: PermissionAsker; root?: string }) {
   const root = options.root ?? tempDir();
@@ -26,7 +26,7 @@ describe("permission extension in the loop", () => {
   it("without an asker, denies at once with how to allow it, and counts it as blocked", async () => {
     const { root, extension } = setup({});
     const tools = fakeBaseTools();
-    const model = new ScriptedModel([callBash("git status"), { text: "done" }]);
+    const model = new ScriptedProvider([callBash("git status"), { text: "done" }]);
     const started = Date.now();
     const { result, messages } = await runLoop({ provider: model, tools, extensions: [extension], root });
     expect(Date.now() - started).toBeLessThan(1000);
@@ -64,7 +64,7 @@ describe("permission extension in the loop", () => {
   it("allowed calls run; rules are matched against ruleSubject", async () => {
     const { root, extension } = setup({ allow: ["bash(git *)"] });
     const tools = fakeBaseTools();
-    const model = new ScriptedModel([callBash("git log"), { text: "ok" }]);
+    const model = new ScriptedProvider([callBash("git log"), { text: "ok" }]);
     const { result } = await runLoop({ provider: model, tools, extensions: [extension], root });
     expect(tools[0].calls).toEqual([{ subject: "git log" }]);
     expect(result.stats.blocked).toBe(0);
@@ -79,7 +79,7 @@ describe("permission extension in the loop", () => {
     };
     const { root, extension } = setup({ ask });
     const tools = fakeBaseTools();
-    const model = new ScriptedModel([callBash("make"), callBash("make"), { text: "ok" }]);
+    const model = new ScriptedProvider([callBash("make"), callBash("make"), { text: "ok" }]);
     const { messages, result } = await runLoop({ provider: model, tools, extensions: [extension], root });
     expect(requests.map((request) => request.rule)).toEqual(["bash(make)", "bash(make)"]);
     expect(toolResults(messages)[0]).toMatch(/^Permission denied: the user declined bash\(make\)/);
@@ -98,7 +98,7 @@ describe("permission extension in the loop", () => {
     const ask = vi.fn<PermissionAsker>(async () => "always");
     const { extension } = setup({ ask, root });
     const tools = fakeBaseTools();
-    const model = new ScriptedModel([callBash("npm test"), callBash("npm test"), { text: "ok" }]);
+    const model = new ScriptedProvider([callBash("npm test"), callBash("npm test"), { text: "ok" }]);
     const { events } = await runLoop({ provider: model, tools, extensions: [extension], root });
     expect(ask).toHaveBeenCalledTimes(1);
     expect(tools[0].calls).toHaveLength(2);
@@ -113,7 +113,7 @@ describe("permission extension in the loop", () => {
 
   it("'always' creates the .hx folder when missing", async () => {
     const { root, extension } = setup({ ask: async () => "always" });
-    const model = new ScriptedModel([callBash("ls"), { text: "ok" }]);
+    const model = new ScriptedProvider([callBash("ls"), { text: "ok" }]);
     await runLoop({ provider: model, tools: fakeBaseTools(), extensions: [extension], root });
     const saved = JSON.parse(readFileSync(path.join(root, ".hx", "settings.local.json"), "utf8"));
     expect(saved).toEqual({ permissions: { allow: ["bash(ls)"] } });
@@ -123,7 +123,7 @@ describe("permission extension in the loop", () => {
     const ask = vi.fn<PermissionAsker>(async () => "yes");
     const { root, extension } = setup({ mode: "plan", ask, allow: ["bash"] });
     const tools = fakeBaseTools();
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       {
         toolCalls: [
           { name: "read_file", arguments: { subject: "a.ts" } },
@@ -146,7 +146,7 @@ describe("permission extension in the loop", () => {
     const ask = vi.fn<PermissionAsker>(async () => "yes");
     const { root, extension } = setup({ mode: "bypassPermissions", ask, allow: ["bash"] });
     const tools = fakeBaseTools();
-    const model = new ScriptedModel([callBash("rm -rf /"), { text: "ok" }]);
+    const model = new ScriptedProvider([callBash("rm -rf /"), { text: "ok" }]);
     const { messages } = await runLoop({ provider: model, tools, extensions: [extension], root });
     expect(toolResults(messages)[0]).toMatch(/^Permission denied: .*block list/);
     expect(tools[0].calls).toHaveLength(0);
@@ -159,7 +159,7 @@ describe("permission extension in the loop", () => {
         throw new Error("tty gone");
       },
     });
-    const model = new ScriptedModel([callBash("make"), { text: "ok" }]);
+    const model = new ScriptedProvider([callBash("make"), { text: "ok" }]);
     const { messages } = await runLoop({
       provider: model,
       tools: fakeBaseTools(),
@@ -183,7 +183,7 @@ describe("with the real base tools", () => {
       projectRoot: workspace.root,
       workspace,
     });
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       {
         toolCalls: [
           {

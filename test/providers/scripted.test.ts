@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/providers/provider.js";
-import { createScriptedProvider, parseScript, scriptedProvider } from "../../src/providers/scripted.js";
+import { createScriptedProvider, parseScript, ScriptedProvider } from "../../src/providers/scripted.js";
 import { completeRecording, expectProviderError, request } from "./helpers.js";
 
 function writeScript(content: unknown): string {
@@ -58,7 +58,7 @@ describe("scripted provider", () => {
   });
 
   it("fails with a config error when the script runs out", async () => {
-    const provider = scriptedProvider({ replies: [{ text: "only one" }] }, "test.json");
+    const provider = new ScriptedProvider([{ text: "only one" }], { source: "test.json" });
     await provider.complete(request());
     const error = await expectProviderError(provider);
     expect(error.kind).toBe("config");
@@ -67,10 +67,7 @@ describe("scripted provider", () => {
   });
 
   it("checks `expect` against what the model was sent", async () => {
-    const provider = scriptedProvider(
-      { replies: [{ expect: "secret word", text: "ok" }, { expect: "nope" }] },
-      "s",
-    );
+    const provider = new ScriptedProvider([{ expect: "secret word", text: "ok" }, { expect: "nope" }]);
     const ok = await provider.complete(request([{ role: "user", content: "the secret word is here" }]));
     expect(ok.message.content).toBe("ok");
     const error = await expectProviderError(provider, request([{ role: "user", content: "nothing" }]));
@@ -79,27 +76,48 @@ describe("scripted provider", () => {
   });
 
   it("can script a failure", async () => {
-    const provider = scriptedProvider(
-      { replies: [{ error: { kind: "rate_limit", message: "Slow down." } }] },
-      "s",
-    );
+    const provider = new ScriptedProvider([{ error: { kind: "rate_limit", message: "Slow down." } }]);
     const error = await expectProviderError(provider);
     expect(error).toMatchObject({ kind: "rate_limit", message: "Slow down." });
   });
 
-  it("rejects malformed scripts with config errors", async () => {
+  it("rejects malformed scripts with config errors naming the reply and the field", async () => {
     expect(() => parseScript("{not json", "bad.json")).toThrow(/not valid JSON/);
-    expect(() => parseScript("{}", "bad.json")).toThrow(/no "replies" array/);
-    expect(() => parseScript('{"replies":[{"toolCalls":[{"arguments":{}}]}]}', "bad.json")).toThrow(
-      /Reply 1 .* tool call without a name/,
+    expect(() => parseScript("{}", "bad.json")).toThrow(
+      "The script bad.json is not valid: replies: must be a list of replies, got nothing.",
+    );
+    expect(() =>
+      parseScript('{"replies":[{"text":"ok"},{"toolCalls":[{"arguments":{}}]}]}', "bad.json"),
+    ).toThrow(
+      "The script bad.json is not valid: Reply 2: toolCalls.0.name: must be a tool name, got nothing.",
+    );
+    expect(() => parseScript('{"replies":[{"txt":"hi","usage":{"inputTokens":"many"}}]}', "s.json")).toThrow(
+      'Reply 1: usage.inputTokens: must be a whole number of tokens, got a string ("many"); Reply 1: unknown key "txt".',
+    );
+    expect(() => parseScript('{"replies":[{"error":{"kind":"oops","message":"x"}}]}', "s.json")).toThrow(
+      /Reply 1: error\.kind: must be one of auth, rate_limit, .*config, got a string \("oops"\)/,
     );
     const missing = await createScriptedProvider("/nonexistent/hx-script.json").catch((e) => e);
     expect(missing).toBeInstanceOf(ProviderError);
     expect(missing.kind).toBe("config");
+    expect(missing.message).toBe("Cannot read the script /nonexistent/hx-script.json: it does not exist.");
+  });
+
+  it("keeps every request, takes computed replies and thrown errors, and can be extended", async () => {
+    const provider = new ScriptedProvider([(req) => ({ text: `saw ${req.messages.length}` })]);
+    provider.push({ error: new ProviderError("server", "boom", undefined, 503) });
+    const messages: Parameters<typeof request>[0] = [{ role: "user", content: "hi" }];
+    const first = await provider.complete(request(messages));
+    expect(first.message.content).toBe("saw 1");
+    messages.push({ role: "user", content: "changed later" });
+    expect(provider.sent(0)).toEqual([{ role: "user", content: "hi" }]);
+    const error = await expectProviderError(provider);
+    expect(error).toMatchObject({ kind: "server", message: "boom", status: 503 });
+    expect(provider.requests).toHaveLength(2);
   });
 
   it("honours cancellation", async () => {
-    const provider = scriptedProvider({ replies: [{ text: "x" }] }, "s");
+    const provider = new ScriptedProvider([{ text: "x" }]);
     const controller = new AbortController();
     controller.abort();
     const error = await expectProviderError(provider, request(), { signal: controller.signal });

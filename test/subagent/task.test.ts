@@ -4,17 +4,17 @@ import { createSessionHooks } from "../../src/hooks/hooks.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import { parseRules } from "../../src/permissions/rules.js";
+import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
 import type { SubagentStopInfo } from "../../src/subagent/types.js";
 import { createTaskTool } from "../../src/tools/task.js";
 import { Workspace } from "../../src/tools/workspace.js";
 import { fakeBaseTools, recordingTool, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
-import { ScriptedModel, type ScriptedReply } from "../support/scripted-model.js";
 
 function setup(script: ScriptedReply[], options: { maxTurns?: number; mode?: "default" | "plan" } = {}) {
   const root = tempDir();
   const base = fakeBaseTools();
   const sessionOnly = [recordingTool("load_skill", "none"), recordingTool("todo_write", "none")];
-  const model = new ScriptedModel(script);
+  const model = new ScriptedProvider(script);
   const permissions = createPermissionExtension({
     mode: options.mode ?? "default",
     rules: parseRules({ allow: ["bash(ls*)"] }).rules,
@@ -177,7 +177,7 @@ describe("task tool: a subagent run inside the parent loop", () => {
       controller.abort();
       return "aborting";
     };
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       taskCall({ description: "long", prompt: "go" }),
       { toolCalls: [{ name: "grep", arguments: {} }] },
       { text: "never" },

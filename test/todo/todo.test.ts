@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/core/messages.js";
+import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
 import { createTodoReminderExtension } from "../../src/todo/reminder.js";
 import { TodoList } from "../../src/todo/todo-list.js";
 import { createTodoWriteTool } from "../../src/tools/todo-write.js";
 import { recordingTool, runLoop, toolResults } from "../support/harness-tools.js";
-import { ScriptedModel, type ScriptedReply } from "../support/scripted-model.js";
 
 const todos = (...statuses: string[]) => ({
   todos: statuses.map((status, index) => ({
@@ -42,7 +42,7 @@ describe("todo_write", () => {
     const shown: string[] = [];
     const tool = createTodoWriteTool(list, { onUpdate: (text) => shown.push(text) });
     expect(tool.effect).toBe("none");
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       writeTodos("completed", "in_progress", "pending"),
       writeTodos("completed"),
       { text: "ok" },
@@ -59,7 +59,7 @@ describe("todo_write", () => {
   it("refuses two in_progress items and more than 20, keeping the old list", async () => {
     const list = new TodoList();
     const tool = createTodoWriteTool(list);
-    const model = new ScriptedModel([
+    const model = new ScriptedProvider([
       writeTodos("in_progress", "pending"),
       writeTodos("in_progress", "in_progress"),
       writeTodos(...Array(21).fill("pending")),
@@ -81,7 +81,7 @@ describe("todo_write", () => {
 describe("todo reminder", () => {
   function setup(script: ScriptedReply[]) {
     const list = new TodoList();
-    const model = new ScriptedModel(script);
+    const model = new ScriptedProvider(script);
     const tools = [createTodoWriteTool(list), recordingTool("grep", "read")];
     return { list, model, tools, extensions: [createTodoReminderExtension(list)] };
   }

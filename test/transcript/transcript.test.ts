@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextCompactor } from "../../src/context/compactor.js";
 import { pairingProblems } from "../../src/context/turns.js";
 import type { Message } from "../../src/core/messages.js";
+import { ScriptedProvider } from "../../src/providers/scripted.js";
 import { projectKey, projectSessionsDir } from "../../src/transcript/paths.js";
 import {
   INTERRUPTED_RESULT,
@@ -23,7 +24,6 @@ import {
 } from "../../src/transcript/sessions.js";
 import { TranscriptWriter } from "../../src/transcript/writer.js";
 import { sessionRunner, workTool } from "../context/support/context-harness.js";
-import { ScriptedModel } from "../support/scripted-model.js";
 
 let home: string;
 let root: string;
@@ -39,7 +39,7 @@ afterEach(() => {
 });
 
 async function recordedSession(prompts: string[], id?: string) {
-  const model = new ScriptedModel([]);
+  const model = new ScriptedProvider([]);
   for (const _ of prompts) {
     model.push({ toolCalls: [{ name: "work", arguments: { chars: 50 } }] }, { text: "done" });
   }
@@ -125,7 +125,7 @@ describe("transcript files", () => {
   });
 
   it("replays a compaction: the history after it is what it recorded", async () => {
-    const model = new ScriptedModel([{ text: "summary of the start" }]);
+    const model = new ScriptedProvider([{ text: "summary of the start" }]);
     const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
     const messages: Message[] = [{ role: "user", content: "one" }];
     for (let i = 0; i < 6; i++) {

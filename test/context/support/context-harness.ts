@@ -7,10 +7,10 @@ import type { LoopExtension } from "../../../src/agent/extension.js";
 import { runAgentLoop } from "../../../src/agent/loop.js";
 import type { Message } from "../../../src/core/messages.js";
 import type { ModelRequest } from "../../../src/providers/provider.js";
+import type { ReplyFn, ScriptedProvider, ScriptedReply } from "../../../src/providers/scripted.js";
 import { ToolRegistry } from "../../../src/tools/registry.js";
 import { defineTool, type Tool } from "../../../src/tools/tool.js";
 import { Workspace } from "../../../src/tools/workspace.js";
-import type { ReplyFn, ScriptedModel, ScriptedReply } from "../../support/scripted-model.js";
 
 export const SKILL_NAME = "deploy-checklist";
 
@@ -58,8 +58,8 @@ export const workTool: Tool = defineTool({
 
 export const isSummaryRequest = (request: ModelRequest) => request.tools.length === 0;
 
-/** Wraps a policy into the shared ScriptedModel's queue form (each reply delegates). */
-export function feed(model: ScriptedModel, count: number, policy: ReplyFn): void {
+/** Wraps a policy into the shared ScriptedProvider's queue form (each reply delegates). */
+export function feed(model: ScriptedProvider, count: number, policy: ReplyFn): void {
   for (let i = 0; i < count; i++) model.push(policy);
 }
 
@@ -75,7 +75,7 @@ export interface SessionRunner {
 
 /** A conversation kept across prompts, like the REPL: one history, one loop run per prompt. */
 export function sessionRunner(options: {
-  model: ScriptedModel;
+  model: ScriptedProvider;
   system: string;
   tools: Tool[];
   root: string;

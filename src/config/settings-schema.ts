@@ -1,0 +1,132 @@
+/**
+ * The schema of hx's settings files (`~/.hx/settings.json`, `.hx/settings.json`,
+ * `.hx/settings.local.json`): every key hx reads, with what it must hold. A feature that adds
+ * a key adds it to `settingsSchema` below (and to `PROTECTIVE_KEYS` when wrong values would
+ * mean less protection); `validateSettings` reports wrong types and unknown keys from it.
+ *
+ * Each value's error says what was expected in words (`must be a list of rules, got a
+ * string`), see `expected()`.
+ */
+import { z } from "zod";
+import { HOOK_EVENTS, TOOL_EVENTS } from "../hooks/events.js";
+import { compileMatcher } from "../hooks/matcher.js";
+import { PERMISSION_MODES } from "../permissions/modes.js";
+import { parseRule } from "../permissions/rules.js";
+import { expected } from "./schema-messages.js";
+
+const text = (what: string) => z.string({ error: expected(what) });
+const flag = () => z.boolean({ error: expected("true or false") });
+
+/** A whole number of at least `min`. */
+export function wholeNumber(what: string, min = 1) {
+  return z.number({ error: expected(what) }).refine((value) => Number.isInteger(value) && value >= min, {
+    error: expected(what),
+  });
+}
+
+/** A list of permission rules; each must parse (a broken rule is an error, never a silent gap). */
+const rules = z.array(
+  text('a rule such as "bash(git push*)"').superRefine((value, ctx) => {
+    const parsed = parseRule(value);
+    if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error, input: value });
+  }),
+  { error: expected('a list of rules such as ["bash(git push*)"]') },
+);
+
+const permissions = z.object(
+  {
+    defaultMode: z
+      .enum(PERMISSION_MODES, { error: expected(`one of ${PERMISSION_MODES.join(", ")}`) })
+      .optional(),
+    allow: rules.optional(),
+    ask: rules.optional(),
+    deny: rules.optional(),
+  },
+  { error: expected("an object with allow, ask, deny and defaultMode") },
+);
+
+const commandHook = z.object(
+  {
+    type: z.literal("command", { error: expected('"command" (the only hook type hx runs)') }),
+    command: text("a shell command").refine((value) => value.trim() !== "", { error: "must not be empty" }),
+    /** Seconds; default 60. */
+    timeout: z
+      .number({ error: expected("a number of seconds") })
+      .refine((value) => value > 0, { error: expected("a number of seconds above 0") })
+      .optional(),
+  },
+  { error: expected('a hook such as { "type": "command", "command": "./check.sh" }') },
+);
+
+function hookGroups(matchesTools: boolean) {
+  const matcher = text("a tool name, `*` or a regular expression").superRefine((value, ctx) => {
+    if (!matchesTools) return;
+    const compiled = compileMatcher(value);
+    if (typeof compiled !== "function")
+      ctx.addIssue({ code: "custom", message: compiled.error, input: value });
+  });
+  return z.array(
+    z.object(
+      {
+        /** A tool name, `*`, or alternatives `write_file|edit_file`. Empty or missing = every tool. */
+        matcher: matcher.optional(),
+        hooks: z.array(commandHook, { error: expected("a list of hooks") }),
+      },
+      { error: expected('an object such as { "matcher": "bash", "hooks": [...] }') },
+    ),
+    { error: expected('a list such as [{ "matcher": "bash", "hooks": [...] }]') },
+  );
+}
+
+const hooks = z.object(
+  Object.fromEntries(HOOK_EVENTS.map((event) => [event, hookGroups(TOOL_EVENTS.has(event)).optional()])) as {
+    [E in (typeof HOOK_EVENTS)[number]]: z.ZodOptional<ReturnType<typeof hookGroups>>;
+  },
+  { error: expected("an object of hook events such as PreToolUse") },
+);
+
+const skills = z.object(
+  {
+    /** Extra folders to search for skills. */
+    paths: z.array(text("a folder path"), { error: expected("a list of folder paths") }).optional(),
+    /** Catalog budget as a share of the context window (0.02 = 2%), or an absolute char count. */
+    catalogBudget: z
+      .number({ error: expected("a number (0.02 = 2% of the window, or characters)") })
+      .refine((value) => value >= 0, { error: expected("a number of 0 or more") })
+      .optional(),
+  },
+  { error: expected("an object with paths and catalogBudget") },
+);
+
+/** Every key hx reads from a settings file. Add a feature's key here. */
+export const settingsSchema = z.object({
+  /** Editors' JSON-schema hint; ignored. */
+  $schema: text("a URL").optional(),
+  provider: text("a provider name such as deepseek").optional(),
+  model: text("a model name").optional(),
+  baseURL: text("an http(s) URL").optional(),
+  maxTurns: wholeNumber("a positive whole number").optional(),
+  thinking: flag().optional(),
+  contextWindow: wholeNumber("a positive whole number of tokens").optional(),
+  verbose: flag().optional(),
+  /** Print the seed's `[HOOK] ...` lines (also on with --verbose). */
+  logHooks: flag().optional(),
+  permissions: permissions.optional(),
+  hooks: hooks.optional(),
+  skills: skills.optional(),
+});
+
+/**
+ * Keys where an unknown key is an error, not a warning: a misspelled `deny` or `PreToolUse`
+ * (or a top-level key that looks like a misspelling of one of these) would run hx with less
+ * protection than the user wrote. Add a key here when its absence weakens protection.
+ */
+export const PROTECTIVE_KEYS: ReadonlySet<string> = new Set(["permissions", "hooks"]);
+
+/** What a settings file may hold, after validation. */
+export type Settings = z.infer<typeof settingsSchema>;
+export type PermissionSettings = NonNullable<Settings["permissions"]>;
+export type HookSettings = NonNullable<Settings["hooks"]>;
+export type HookMatcher = NonNullable<HookSettings["PreToolUse"]>[number];
+export type CommandHook = HookMatcher["hooks"][number];
+export type SkillSettings = NonNullable<Settings["skills"]>;

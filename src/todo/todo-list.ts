@@ -57,14 +57,13 @@ export class TodoList {
 /** The first rule the list breaks, or undefined. */
 export function validateTodos(items: TodoItem[]): string | undefined {
   if (items.length > MAX_TODOS) {
-    return `Error: the todo list has ${items.length} items; at most ${MAX_TODOS} are allowed. Merge or drop items and send the whole list again.`;
+    return `the todo list has ${items.length} items; at most ${MAX_TODOS} are allowed. Merge or drop items and send the whole list again.`;
   }
   const empty = items.findIndex((item) => item.content.trim() === "");
-  if (empty !== -1)
-    return `Error: todo item ${empty + 1} has empty content. Describe each item in a few words.`;
+  if (empty !== -1) return `todo item ${empty + 1} has empty content. Describe each item in a few words.`;
   const inProgress = items.filter((item) => item.status === "in_progress").length;
   if (inProgress > 1) {
-    return `Error: ${inProgress} items are in_progress; at most one may be in_progress at a time. Mark the others pending or completed and send the whole list again.`;
+    return `${inProgress} items are in_progress; at most one may be in_progress at a time. Mark the others pending or completed and send the whole list again.`;
   }
   return undefined;
 }

@@ -339,7 +339,7 @@ describe("the built-in log hook", () => {
 });
 
 describe("hook settings problems", () => {
-  it("an unknown event or a bad matcher is a warning, and the rest still runs", async () => {
+  it("an unknown event or a bad matcher stops the run (exit 2): a hook hx cannot read never silently drops out", async () => {
     writeSettings(h.work, {
       hooks: {
         BeforeEverything: [{ hooks: [hook("true")] }],
@@ -349,11 +349,14 @@ describe("hook settings problems", () => {
         ],
       },
     });
-    h.server.reply().tool("bash", { command: "echo x" });
-    h.server.reply().text("done");
     const run = await h.agent("go", bypass);
-    expect(run.stderr).toContain("warning: hooks.BeforeEverything: unknown hook event; ignored.");
-    expect(run.stderr).toMatch(/warning: hooks\.PreToolUse: matcher '\(' is not a tool name/);
-    expect(toolResultsOf(h.server.requests[1])[0]).toBe("still guarded");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /hx: \.hx\/settings\.json: hooks\.BeforeEverything: unknown key, known keys: SessionStart,/,
+    );
+    expect(run.stderr).toMatch(
+      /hx: \.hx\/settings\.json: hooks\.PreToolUse\.0\.matcher: matcher '\(' is not a tool name/,
+    );
+    expect(h.server.requests).toHaveLength(0);
   });
 });

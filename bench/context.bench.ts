@@ -11,7 +11,8 @@ import { runAgentLoop } from "../src/agent/loop.js";
 import { ContextCompactor } from "../src/context/compactor.js";
 import { createToolOutputSpill } from "../src/context/spill.js";
 import { estimateRequestTokens, estimateTokens } from "../src/context/tokens.js";
-import { emptyUsage, type Message } from "../src/core/messages.js";
+import { Conversation } from "../src/core/conversation.js";
+import { emptyUsage } from "../src/core/messages.js";
 import type { ModelProvider, ModelRequest, ModelResponse } from "../src/providers/provider.js";
 import { buildSystemPrompt } from "../src/session/system-prompt.js";
 import { buildSkillCatalog } from "../src/skills/catalog.js";
@@ -140,7 +141,9 @@ async function runVariant(variant: "on-demand" | "all-in-system", root: string, 
     system,
     toolSchemas: registry.schemas(),
   });
-  const messages: Message[] = [{ role: "user", content: `Follow ${NEEDED} and check the modules in src/.` }];
+  const conversation = new Conversation([
+    { role: "user", content: `Follow ${NEEDED} and check the modules in src/.` },
+  ]);
   await runAgentLoop(
     {
       provider: model,
@@ -151,7 +154,7 @@ async function runVariant(variant: "on-demand" | "all-in-system", root: string, 
       extensions: [createToolOutputSpill({ workspaceRoot: root }), compactor.extension()],
       emit: () => {},
     },
-    messages,
+    conversation,
   );
   return model.requests;
 }

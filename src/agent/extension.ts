@@ -1,14 +1,14 @@
-import type { Message } from "../core/messages.js";
+import type { Conversation } from "../core/conversation.js";
+import type { EventSink } from "../core/events.js";
+import type { AgentStats } from "../core/stats.js";
+import type { ToolOutput } from "../core/tool.js";
 import type { ProviderError } from "../providers/provider.js";
 import type { PreparedCall } from "../tools/registry.js";
-import type { ToolOutput } from "../tools/tool.js";
-import type { EventSink } from "./events.js";
-import type { AgentStats } from "./stats.js";
 
 /** What extensions may look at and change while a run is going on. */
 export interface LoopState {
-  /** The conversation; extensions may append or rewrite it, keeping call/result pairs intact. */
-  messages: Message[];
+  /** The history; extensions append or replace through it, keeping call/result pairs intact. */
+  conversation: Conversation;
   /** Model requests made so far in this run. */
   turn: number;
   stats: AgentStats;
@@ -26,7 +26,7 @@ export type ToolDecision = { block: string } | undefined;
  */
 export interface LoopExtension {
   name: string;
-  /** Before each model request. May append to or rewrite `state.messages`. */
+  /** Before each model request. May append to or replace `state.conversation`. */
   beforeModelCall?(state: LoopState): Promise<void> | void;
   /** Before a tool runs. The first extension that blocks wins. */
   beforeToolCall?(prepared: PreparedCall, state: LoopState): Promise<ToolDecision> | ToolDecision;

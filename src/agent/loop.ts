@@ -1,12 +1,14 @@
+import type { Conversation } from "../core/conversation.js";
 import { errorMessage } from "../core/error-message.js";
-import { addUsage, type Message, type ToolCall, type ToolResultMessage } from "../core/messages.js";
+import { RunError } from "../core/errors.js";
+import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
+import { addUsage, type ToolCall, type ToolResultMessage, userMessage } from "../core/messages.js";
+import { type AgentStats, emptyStats } from "../core/stats.js";
+import type { ToolOutput } from "../core/tool.js";
 import { type ModelProvider, ProviderError } from "../providers/provider.js";
 import type { PreparedCall, ToolRegistry } from "../tools/registry.js";
-import type { ToolOutput } from "../tools/tool.js";
 import type { Workspace } from "../tools/workspace.js";
-import type { AgentEvent, AgentResult, EventSink } from "./events.js";
 import type { LoopExtension, LoopState } from "./extension.js";
-import { type AgentStats, emptyStats } from "./stats.js";
 
 export interface AgentLoopConfig {
   provider: ModelProvider;
@@ -25,15 +27,19 @@ const MAX_STOP_CONTINUATIONS = 3;
 
 /**
  * The agent loop: send the conversation, run the tools the model asked for, append their
- * results, repeat until the model answers in text. `messages` is extended in place, so the
- * caller keeps the history (the REPL sends it again with the next prompt).
+ * results, repeat until the model answers in text. Everything it adds goes through
+ * `conversation.append`, so the caller keeps the history (the REPL sends it again with the
+ * next prompt) and subscribers (the transcript) see each message.
  *
  * Never throws: provider failures end the run with `stop: "error"`.
  */
-export async function runAgentLoop(config: AgentLoopConfig, messages: Message[]): Promise<AgentResult> {
+export async function runAgentLoop(
+  config: AgentLoopConfig,
+  conversation: Conversation,
+): Promise<AgentResult> {
   const signal = config.signal ?? new AbortController().signal;
   const stats: AgentStats = emptyStats();
-  const state: LoopState = { messages, turn: 0, stats, emit: config.emit, signal };
+  const state: LoopState = { conversation, turn: 0, stats, emit: config.emit, signal };
   const finish = (result: Omit<AgentResult, "stats">): AgentResult => {
     const full = { ...result, stats };
     config.emit({ type: "end", result: full });
@@ -48,8 +54,8 @@ export async function runAgentLoop(config: AgentLoopConfig, messages: Message[])
       return finish({
         text: "",
         stop: "max_turns",
-        error: new ProviderError(
-          "config",
+        error: new RunError(
+          "max_turns",
           `Stopped after ${config.maxTurns} turns without a final answer.`,
           "Raise the limit with --max-turns N, or split the task.",
         ),
@@ -64,7 +70,7 @@ export async function runAgentLoop(config: AgentLoopConfig, messages: Message[])
     let response: Awaited<ReturnType<ModelProvider["complete"]>>;
     try {
       response = await config.provider.complete(
-        { system: config.system, messages: state.messages, tools: config.tools.schemas() },
+        { system: config.system, messages: conversation.messages, tools: config.tools.schemas() },
         {
           signal,
           onDelta: (delta) => config.emit({ type: "delta", delta }),
@@ -90,7 +96,7 @@ export async function runAgentLoop(config: AgentLoopConfig, messages: Message[])
 
     const { message, usage } = response;
     stats.usage = addUsage(stats.usage, usage);
-    state.messages.push(message);
+    conversation.append(message);
     config.emit({ type: "assistant_message", message, usage });
 
     if (message.toolCalls.length === 0) {
@@ -98,7 +104,7 @@ export async function runAgentLoop(config: AgentLoopConfig, messages: Message[])
         const feedback = await firstResult(config, (ext) => ext.onStop?.(message.content, state));
         if (feedback) {
           continuations += 1;
-          state.messages.push({ role: "user", content: feedback });
+          conversation.append(userMessage(feedback, { kind: "feedback" }));
           continue;
         }
       }
@@ -109,7 +115,7 @@ export async function runAgentLoop(config: AgentLoopConfig, messages: Message[])
       const result = signal.aborted
         ? cancelledResult(call)
         : await runToolCall(config, state, call).catch((error) => crashResult(call, error));
-      state.messages.push(result.message);
+      conversation.append(result.message);
       config.emit({ type: "tool_result", call, result: result.message, blocked: result.blocked });
     }
   }
@@ -166,6 +172,7 @@ function toolMessage(call: ToolCall, output: ToolOutput): ToolResultMessage {
     content: output.content,
   };
   if (output.isError) message.isError = true;
+  if (output.meta) message.meta = output.meta;
   return message;
 }
 

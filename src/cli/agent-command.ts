@@ -1,4 +1,4 @@
-import type { EventSink } from "../agent/events.js";
+import type { EventSink } from "../core/events.js";
 import { terminalAskerIfInteractive } from "../permissions/index.js";
 import { ProviderError } from "../providers/provider.js";
 import type { SessionRunResult } from "../session/agent-session.js";
@@ -46,6 +46,7 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
     result = await session.run(task, { emit, signal: controller.signal });
   } finally {
     process.off("SIGINT", onSigint);
+    await session.close();
   }
 
   if (config.outputFormat === "json") {

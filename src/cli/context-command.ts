@@ -24,5 +24,6 @@ export async function runContextCommand(flags: RunFlags): Promise<number> {
     emit: () => {},
     signal: new AbortController().signal,
   });
+  await session.close();
   return 0;
 }

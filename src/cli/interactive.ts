@@ -3,7 +3,7 @@ import pc from "picocolors";
 import { errorMessage } from "../core/error-message.js";
 import { createTerminalAsker } from "../permissions/index.js";
 import type { AgentSession } from "../session/agent-session.js";
-import type { SlashCommand } from "../session/slash-commands.js";
+import type { SlashCommand } from "../session/capability.js";
 import { openSession } from "./open-session.js";
 import { prepareRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
@@ -75,10 +75,10 @@ export async function runInteractive(flags: RunFlags): Promise<number> {
     rl.prompt();
   }
   rl.close();
+  await session.close();
   process.stdout.write("\n");
   log(pc.dim(`session: ${formatStatsLine(session.total)}`));
-  if (session.parts.transcript)
-    log(pc.dim(`continue it later with: hx --resume ${session.parts.transcript.id}`));
+  log(pc.dim(`continue it later with: hx --resume ${session.transcript.id}`));
   return 0;
 }
 
@@ -112,7 +112,7 @@ async function runCommand(
   }
 }
 
-function helpText(commands: SlashCommand[]): string {
+function helpText(commands: readonly SlashCommand[]): string {
   const rows: Array<[string, string]> = [
     ["/help", "this help"],
     ...commands.map((c): [string, string] => [c.usage, c.description]),

@@ -1,5 +1,5 @@
-import type { AgentEvent, EventSink } from "../agent/events.js";
-import type { AgentStats } from "../agent/stats.js";
+import type { AgentEvent, EventSink } from "../core/events.js";
+import type { AgentStats } from "../core/stats.js";
 import type { SessionRunResult } from "../session/agent-session.js";
 
 /** The object `--output-format json` prints, and the last line of `stream-json`. */

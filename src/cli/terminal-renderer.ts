@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import type { AgentEvent, EventSink } from "../agent/events.js";
+import type { AgentEvent, EventSink } from "../core/events.js";
 import { formatToolCallTrace } from "./trace-format.js";
 
 export interface TerminalRendererOptions {

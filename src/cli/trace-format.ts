@@ -1,5 +1,5 @@
-import type { AgentStats } from "../agent/stats.js";
 import type { ToolCall } from "../core/messages.js";
+import type { AgentStats } from "../core/stats.js";
 
 const MAX_VALUE_CHARS = 80;
 

@@ -1,5 +1,5 @@
 import type { Message } from "../core/messages.js";
-import type { ToolSchema } from "../providers/provider.js";
+import type { ToolSchema } from "../core/tool.js";
 import { findLoadedSkills } from "./skill-bodies.js";
 import { estimateMessageTokens, estimateTokens, estimateToolSchemasTokens } from "./tokens.js";
 

@@ -1,8 +1,10 @@
-import type { EventSink } from "../agent/events.js";
 import type { LoopExtension, LoopState } from "../agent/extension.js";
+import type { CompactionDetail, Conversation } from "../core/conversation.js";
 import { errorMessage } from "../core/error-message.js";
+import type { EventSink } from "../core/events.js";
 import type { Message } from "../core/messages.js";
-import type { ModelProvider, ToolSchema } from "../providers/provider.js";
+import type { ToolSchema } from "../core/tool.js";
+import type { ModelProvider } from "../providers/provider.js";
 import { type ShortenOptions, shortenOldToolResults } from "./shorten.js";
 import { findLoadedSkills } from "./skill-bodies.js";
 import { summarizeMessages } from "./summarize.js";
@@ -17,9 +19,10 @@ export interface CompactorOptions {
   provider: ModelProvider;
   /** Context window in tokens. */
   window: number;
-  /** The session's system prompt and tools, to estimate whole requests. Never changed. */
+  /** The session's system prompt and tools, to estimate whole requests. Never changed by compaction. */
   system: string;
-  toolSchemas: readonly ToolSchema[];
+  /** A function when tools can be added during the session (servers that start late). */
+  toolSchemas: readonly ToolSchema[] | (() => readonly ToolSchema[]);
   /** Summarise past this share of the window. Default 0.8. */
   threshold?: number;
   /** Shorten old tool results past this share of the window. Default 0.5. */
@@ -34,34 +37,22 @@ export interface CompactorOptions {
   /** Budget for re-injected skill bodies, as a share of the window. Default 0.1. */
   skillCapShare?: number;
   shorten?: ShortenOptions;
-  /** Before anything is dropped: make sure the full history is on disk. Awaited. */
-  beforeDrop?: (messages: readonly Message[]) => void | Promise<void>;
-  /** The PreCompact hook. Awaited; a throw is reported, never stops compaction. */
-  onPreCompact?: (trigger: CompactionTrigger) => void | Promise<void>;
+  /** The PreCompact hook, given the history about to be summarised. Awaited; a throw is reported, never stops compaction. */
+  onPreCompact?: (trigger: CompactionTrigger, messages: readonly Message[]) => void | Promise<void>;
   /**
    * Skills that left the context whole (listed by name only, or cut to fit the cap): the
    * session should let the model load them again (e.g. `LoadedSkills.delete`).
    */
   onSkillsNeedReload?: (names: string[]) => void;
-  /** After a summary replaced history (for the transcript). */
-  onCompacted?: (record: CompactionRecord) => void | Promise<void>;
 }
 
-export interface CompactionRecord {
-  trigger: CompactionTrigger;
-  focus?: string;
-  summary: string;
+/** What a compaction did; the conversation's `replace` carries it to the transcript. */
+export interface CompactionRecord extends CompactionDetail {
   /** The summary was written mechanically because the model call failed. */
   summaryError?: string;
-  droppedMessages: number;
   keptMessages: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  reinjectedSkills: string[];
   /** Skills no longer whole in the context; the model was told to load them again if needed. */
   skillsToReload: string[];
-  /** The whole history after compaction. */
-  messages: Message[];
 }
 
 export interface CompactNowOptions {
@@ -86,15 +77,25 @@ interface RequestSnapshot {
  * history with the model, keeping recent turns and re-injecting loaded skills. Also compacts
  * and retries once when the provider reports a context overflow.
  *
- * `messages` is always rewritten in place, so whoever holds the array (the session) sees it.
- * The system prompt and tool list are never touched.
+ * Every change goes through the conversation (`replace` with reason `shorten` or
+ * `compaction`), so the transcript records it. The system prompt and tool list are never touched.
  */
 export class ContextCompactor {
-  private readonly fixedTokens: number;
+  private readonly systemTokens: number;
+  private toolTokens?: { schemas: readonly ToolSchema[]; tokens: number };
   private snapshot?: RequestSnapshot;
 
   constructor(readonly options: CompactorOptions) {
-    this.fixedTokens = estimateTokens(options.system) + estimateToolSchemasTokens(options.toolSchemas);
+    this.systemTokens = estimateTokens(options.system);
+  }
+
+  /** System prompt and tools, in tokens; tools counted again only when the list changed. */
+  private get fixedTokens(): number {
+    const { toolSchemas } = this.options;
+    const schemas = typeof toolSchemas === "function" ? toolSchemas() : toolSchemas;
+    if (this.toolTokens?.schemas !== schemas)
+      this.toolTokens = { schemas, tokens: estimateToolSchemasTokens(schemas) };
+    return this.systemTokens + this.toolTokens.tokens;
   }
 
   /** The loop extension: compaction before each request and on context overflow. */
@@ -109,7 +110,7 @@ export class ContextCompactor {
           level: "warn",
           text: "the model reported the context is too long; compacting",
         });
-        const changed = await this.shrink(state.messages, state.emit, state.signal, true);
+        const changed = await this.shrink(state.conversation, state.emit, state.signal, true);
         this.snapshot = undefined;
         return changed ? "retry" : undefined;
       },
@@ -118,15 +119,15 @@ export class ContextCompactor {
 
   /** `/compact [focus]`: summarise now, whatever the size. Undefined when nothing can be dropped. */
   async compactNow(
-    messages: Message[],
+    conversation: Conversation,
     options: CompactNowOptions = {},
   ): Promise<CompactionRecord | undefined> {
     this.snapshot = undefined;
-    return this.summarize(messages, options.trigger ?? "manual", {
+    return this.summarize(conversation, options.trigger ?? "manual", {
       focus: options.focus,
       emit: options.emit,
       signal: options.signal,
-      keepBudget: this.forcedKeepBudget(messages),
+      keepBudget: this.forcedKeepBudget(conversation.messages),
     });
   }
 
@@ -155,29 +156,29 @@ export class ContextCompactor {
 
   private async beforeModelCall(state: LoopState): Promise<void> {
     const threshold = (this.options.threshold ?? 0.8) * this.window;
+    const { conversation } = state;
     let tokens = this.estimateNext(state);
     if (tokens > (this.options.shortenAt ?? 0.5) * this.window) {
       if (
-        this.shortenInPlace(
-          state.messages,
+        this.shorten(
+          conversation,
           state.emit,
           this.options.shorten,
           (this.options.shortenMinSaving ?? 0.1) * this.window,
         )
       ) {
-        tokens = this.estimate(state.messages);
+        tokens = this.estimate(conversation.messages);
       }
     }
     if (tokens > threshold) {
-      await this.summarize(state.messages, "auto", { emit: state.emit, signal: state.signal });
-      tokens = this.estimate(state.messages);
+      await this.summarize(conversation, "auto", { emit: state.emit, signal: state.signal });
+      tokens = this.estimate(conversation.messages);
     }
-    if (tokens > threshold)
-      this.shortenInPlace(state.messages, state.emit, { keepTurns: 0, minChars: 400 }, 0);
+    if (tokens > threshold) this.shorten(conversation, state.emit, { keepTurns: 0, minChars: 400 }, 0);
     this.snapshot = {
       state,
       turns: state.stats.turns,
-      messageCount: state.messages.length,
+      messageCount: conversation.length,
       inputTokens: state.stats.usage.inputTokens,
       outputTokens: state.stats.usage.outputTokens,
     };
@@ -190,29 +191,27 @@ export class ContextCompactor {
    * nothing (local servers, proxies) must not let the history grow past the window.
    */
   private estimateNext(state: LoopState): number {
-    const full = this.estimate(state.messages);
+    const messages = state.conversation.messages;
+    const full = this.estimate(messages);
     const snap = this.snapshot;
     if (!snap || snap.state !== state || state.stats.turns !== snap.turns + 1) return full;
     const input = state.stats.usage.inputTokens - snap.inputTokens;
     const output = state.stats.usage.outputTokens - snap.outputTokens;
-    if (input <= 0 || state.messages.length <= snap.messageCount) return full;
-    if (state.messages[snap.messageCount]?.role !== "assistant") return full;
-    return Math.max(
-      full,
-      input + output + estimateMessagesTokens(state.messages.slice(snap.messageCount + 1)),
-    );
+    if (input <= 0 || messages.length <= snap.messageCount) return full;
+    if (messages[snap.messageCount]?.role !== "assistant") return full;
+    return Math.max(full, input + output + estimateMessagesTokens(messages.slice(snap.messageCount + 1)));
   }
 
   /** Applies shortening when it saves at least `minSaving` tokens (a batch, not a trickle). */
-  private shortenInPlace(
-    messages: Message[],
+  private shorten(
+    conversation: Conversation,
     emit: EventSink | undefined,
     options: ShortenOptions | undefined,
     minSaving: number,
   ): boolean {
-    const result = shortenOldToolResults(messages, options);
+    const result = shortenOldToolResults(conversation.messages, options);
     if (result.shortened === 0 || result.savedTokens < minSaving) return false;
-    messages.splice(0, messages.length, ...result.messages);
+    conversation.replace(result.messages, "shorten");
     emit?.({
       type: "notice",
       level: "info",
@@ -223,38 +222,38 @@ export class ContextCompactor {
 
   /** After an overflow: shorten hard, then summarise. True when the history changed. */
   private async shrink(
-    messages: Message[],
+    conversation: Conversation,
     emit: EventSink,
     signal: AbortSignal,
     force: boolean,
   ): Promise<boolean> {
-    const shortened = this.shortenInPlace(messages, emit, { keepTurns: 1 }, 0);
-    const record = await this.summarize(messages, "auto", {
+    const shortened = this.shorten(conversation, emit, { keepTurns: 1 }, 0);
+    const record = await this.summarize(conversation, "auto", {
       emit,
       signal,
-      keepBudget: this.forcedKeepBudget(messages),
+      keepBudget: this.forcedKeepBudget(conversation.messages),
     });
     if (!record && force)
-      return this.shortenInPlace(messages, emit, { keepTurns: 0, minChars: 400 }, 0) || shortened;
+      return this.shorten(conversation, emit, { keepTurns: 0, minChars: 400 }, 0) || shortened;
     return shortened || record !== undefined;
   }
 
   private async summarize(
-    messages: Message[],
+    conversation: Conversation,
     trigger: CompactionTrigger,
     options: { focus?: string; emit?: EventSink; signal?: AbortSignal; keepBudget?: number },
   ): Promise<CompactionRecord | undefined> {
+    const messages = [...conversation.messages];
     const cut = this.chooseCut(messages, options.keepBudget ?? this.keepBudget);
     if (cut === undefined) return undefined;
     const emit = options.emit;
     const tokensBefore = this.estimate(messages);
 
     try {
-      await this.options.onPreCompact?.(trigger);
+      await this.options.onPreCompact?.(trigger, messages);
     } catch (error) {
       emit?.({ type: "notice", level: "warn", text: `PreCompact hook failed: ${describe(error)}` });
     }
-    await this.options.beforeDrop?.(messages);
 
     const dropped = messages.slice(0, cut);
     const kept = messages.slice(cut);
@@ -278,7 +277,6 @@ export class ContextCompactor {
       next.push({ role: "assistant", content: "Understood; continuing from the summary.", toolCalls: [] });
     }
     next.push(...kept);
-    messages.splice(0, messages.length, ...next);
 
     const record: CompactionRecord = {
       trigger,
@@ -288,13 +286,12 @@ export class ContextCompactor {
       droppedMessages: dropped.length,
       keptMessages: kept.length,
       tokensBefore,
-      tokensAfter: this.estimate(messages),
+      tokensAfter: this.estimate(next),
       reinjectedSkills: head.reinjected,
       skillsToReload: [...head.nameOnly, ...head.cut],
-      messages: [...messages],
     };
+    conversation.replace(next, "compaction", record);
     if (record.skillsToReload.length) this.options.onSkillsNeedReload?.(record.skillsToReload);
-    await this.options.onCompacted?.(record);
     if (error)
       emit?.({ type: "notice", level: "warn", text: `summary written without the model (${error})` });
     emit?.({ type: "notice", level: "info", text: describeCompaction(record) });

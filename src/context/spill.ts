@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LoopExtension } from "../agent/extension.js";
-import type { ToolOutput } from "../tools/tool.js";
+import type { ToolOutput } from "../core/tool.js";
 import { skillNameOf } from "./skill-bodies.js";
 
 export interface SpillOptions {

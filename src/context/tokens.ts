@@ -1,5 +1,5 @@
 import type { Message } from "../core/messages.js";
-import type { ToolSchema } from "../providers/provider.js";
+import type { ToolSchema } from "../core/tool.js";
 
 /**
  * A cheap token estimate for planning (when to compact, what `/context` shows). Real counts

@@ -10,9 +10,31 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * Facts about a message that code reads as fields, never by parsing its text. `meta` stays
+ * on our side: providers never send it to the model; transcripts keep it, so a resumed
+ * session still knows which messages carry skill bodies, summaries or reminders.
+ */
+export type MessageKind = "reminder" | "summary" | "announcement" | "feedback";
+
+/** A skill's instructions inside a user message: `content.slice(start, end)` is that text. */
+export interface SkillSpan {
+  name: string;
+  start: number;
+  end: number;
+}
+
+export interface UserMessageMeta {
+  /** Who wrote it and why; absent for what the user typed. */
+  kind?: MessageKind;
+  /** Whole skill bodies in the content: a `/skill` invocation, bodies re-injected by compaction. */
+  skills?: SkillSpan[];
+}
+
 export interface UserMessage {
   role: "user";
   content: string;
+  meta?: UserMessageMeta;
 }
 
 /** Reasoning ("thinking") the model produced before answering. */
@@ -35,6 +57,16 @@ export interface ToolResultMessage {
   toolName: string;
   content: string;
   isError?: boolean;
+  meta?: ToolResultMeta;
+}
+
+export interface ToolResultMeta {
+  /** The whole content is this skill's instructions (a `load_skill` result). */
+  skill?: string;
+  /** Context shortening must leave this result whole. Skill bodies are kept whole anyway. */
+  keepWhole?: boolean;
+  /** Already shortened by the context layer (never shortened twice). */
+  shortened?: boolean;
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
@@ -64,6 +96,6 @@ export function addUsage(total: Usage, more: Usage): Usage {
   };
 }
 
-export function userMessage(content: string): UserMessage {
-  return { role: "user", content };
+export function userMessage(content: string, meta?: UserMessageMeta): UserMessage {
+  return meta ? { role: "user", content, meta } : { role: "user", content };
 }

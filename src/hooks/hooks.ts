@@ -1,5 +1,5 @@
-import type { EventSink } from "../agent/events.js";
 import type { LoopExtension, LoopState } from "../agent/extension.js";
+import type { EventSink } from "../core/events.js";
 import type { SubagentStopInfo } from "../subagent/types.js";
 import { type DispatchOptions, dispatchHooks, type HookVerdict } from "./dispatch.js";
 import type { HookEventName } from "./events.js";

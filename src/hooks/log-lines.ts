@@ -1,4 +1,4 @@
-import type { AgentStats } from "../agent/stats.js";
+import type { AgentStats } from "../core/stats.js";
 
 /**
  * The built-in log hook's lines, exactly as the seed prints them:

@@ -1,4 +1,4 @@
-import type { ToolEffect } from "../tools/tool.js";
+import type { ToolEffect } from "../core/tool.js";
 
 /** A question for the user about one tool call. */
 export interface PermissionRequest {

@@ -1,4 +1,4 @@
-import type { ToolEffect } from "../tools/tool.js";
+import type { ToolEffect } from "../core/tool.js";
 
 /**
  * How much the agent may do without asking:

@@ -1,6 +1,6 @@
 import path from "node:path";
 import picomatch from "picomatch";
-import type { ToolEffect } from "../tools/tool.js";
+import type { ToolEffect } from "../core/tool.js";
 import { allCommandParts, splitShellCommand } from "./shell-split.js";
 import { canonicalToolName } from "./tool-aliases.js";
 

@@ -58,7 +58,7 @@ export function buildMessagesRequest(
  * right after them) share one user message, since roles must alternate. Thinking blocks with
  * their signature are sent back only on assistant messages that called tools.
  */
-export function toAnthropicMessages(messages: Message[]): WireMessage[] {
+export function toAnthropicMessages(messages: readonly Message[]): WireMessage[] {
   const out: WireMessage[] = [];
   const pushUserBlock = (block: Block) => {
     const last = out[out.length - 1];

@@ -1,5 +1,6 @@
+import type { StreamDelta } from "../core/events.js";
 import type { AssistantMessage, ToolCall, Usage } from "../core/messages.js";
-import type { ModelResponse, StopReason, StreamDelta } from "./provider.js";
+import type { ModelResponse, StopReason } from "./provider.js";
 
 /** The parts of Anthropic stream events hx reads (`ping` and unknown events are ignored). */
 export interface MessagesEvent {

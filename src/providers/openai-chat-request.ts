@@ -94,7 +94,7 @@ function toAssistant(message: AssistantMessage, sendReasoning: boolean): ChatMes
 }
 
 /** Indexes of assistant messages that sit between two user messages where some assistant called tools. */
-function turnsWithToolCalls(messages: Message[]): Set<number> {
+function turnsWithToolCalls(messages: readonly Message[]): Set<number> {
   const result = new Set<number>();
   let turn: number[] = [];
   let calledTools = false;

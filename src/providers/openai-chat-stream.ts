@@ -1,5 +1,6 @@
+import type { StreamDelta } from "../core/events.js";
 import { type AssistantMessage, emptyUsage, type ToolCall, type Usage } from "../core/messages.js";
-import type { ModelResponse, StopReason, StreamDelta } from "./provider.js";
+import type { ModelResponse, StopReason } from "./provider.js";
 
 /** The parts of a `chat.completion.chunk` hx reads; vendors add more, all optional here. */
 export interface ChatChunk {

@@ -1,20 +1,12 @@
+import type { StreamDelta } from "../core/events.js";
 import type { AssistantMessage, Message, Usage } from "../core/messages.js";
-
-/** A tool as the model sees it: name, description and JSON Schema of its arguments. */
-export interface ToolSchema {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+import type { ToolSchema } from "../core/tool.js";
 
 export interface ModelRequest {
   system: string;
-  messages: Message[];
-  tools: ToolSchema[];
+  messages: readonly Message[];
+  tools: readonly ToolSchema[];
 }
-
-/** Streamed pieces of the answer, for display while the model is still talking. */
-export type StreamDelta = { type: "text"; text: string } | { type: "reasoning"; text: string };
 
 export type StopReason = "stop" | "tool_calls" | "length";
 

@@ -36,6 +36,7 @@
 import { z } from "zod";
 import { expected } from "../config/schema-messages.js";
 import { errorMessage } from "../core/error-message.js";
+import type { StreamDelta } from "../core/events.js";
 import {
   type AssistantMessage,
   emptyUsage,
@@ -51,7 +52,6 @@ import {
   type ModelResponse,
   ProviderError,
   type ProviderErrorKind,
-  type StreamDelta,
 } from "./provider.js";
 
 /** Every ProviderErrorKind, so a script can fail with any of them (tsc flags a missing one). */
@@ -182,7 +182,7 @@ export class ScriptedProvider implements ModelProvider {
   }
 
   /** The messages of request `index` (0-based). */
-  sent(index: number): Message[] {
+  sent(index: number): readonly Message[] {
     return this.requests[index].messages;
   }
 

@@ -1,34 +1,31 @@
-import type { AgentEvent, AgentResult, EventSink } from "../agent/events.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { runAgentLoop } from "../agent/loop.js";
-import { type AgentStats, addStats, emptyStats } from "../agent/stats.js";
-import type { Message } from "../core/messages.js";
-import type { ModelProvider } from "../providers/provider.js";
+import type { Conversation } from "../core/conversation.js";
+import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
+import { type UserMessageMeta, userMessage } from "../core/messages.js";
+import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
+import type { ToolSchema } from "../core/tool.js";
+
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
-import type { SlashCommand } from "./slash-commands.js";
+import type { Capability, PromptFilter, SlashCommand } from "./capability.js";
+import type { PermissionModeHandle } from "./permissions-setup.js";
+import type { SwitchableModel } from "./switchable-model.js";
 
-/**
- * A step a prompt passes through before the model sees it: hooks may refuse it, a
- * `/skill-name` invocation may expand it. Returns the messages to add, or a refusal.
- */
-export type PromptFilter = (
-  prompt: string,
-  session: AgentSession,
-) => Promise<{ prompt: string } | { refuse: string }> | { prompt: string } | { refuse: string };
-
-export interface AgentSessionParts {
-  provider: ModelProvider;
+/** What `createSession` hands over; the session keeps it to itself. */
+export interface AgentSessionInit {
+  model: SwitchableModel;
   workspace: Workspace;
+  conversation: Conversation;
   tools: ToolRegistry;
   system: string;
-  extensions: LoopExtension[];
-  promptFilters: PromptFilter[];
   maxTurns: number;
-  /** Called once per run with every event (transcripts, stats, ...), before the front end's sink. */
-  observers: EventSink[];
+  /** In the order they were built: extensions, filters, commands and observers keep it. */
+  capabilities: readonly Capability[];
+  /** Changes the permission mode between prompts. */
+  permissions: PermissionModeHandle;
   /** Where the conversation is saved, for `--resume`. */
-  transcript?: { id: string; file: string };
+  transcript: { id: string; file: string };
 }
 
 export interface RunOptions {
@@ -44,25 +41,58 @@ export interface SessionRunResult extends AgentResult {
 }
 
 /**
- * One conversation: its history, its tools and extensions. `run` takes a prompt, passes it
- * through the prompt filters, and drives the agent loop; history is kept for the next prompt.
+ * One conversation with its tools and capabilities. `run` takes a prompt, passes it through
+ * the prompt filters, and drives the agent loop; the history stays in `conversation` for the
+ * next prompt. Front ends get what they need by name and call `close()` when done.
  */
 export class AgentSession {
-  readonly messages: Message[] = [];
-  total: AgentStats = emptyStats();
-  /** `/name` commands of the interactive session. */
-  commands: SlashCommand[] = [];
+  readonly conversation: Conversation;
+  /** `/name` commands of the interactive session, from every capability. */
+  readonly commands: readonly SlashCommand[];
+  readonly transcript: { id: string; file: string };
+  /** The model; `model.switchTo(provider)` changes it for the next prompt. */
+  readonly model: SwitchableModel;
+  /** The permission mode; `permissions.set(mode)` changes it for the next tool call. */
+  readonly permissions: PermissionModeHandle;
+  private readonly extensions: LoopExtension[];
+  private readonly promptFilters: PromptFilter[];
+  private readonly observers: EventSink[];
+  private totals: AgentStats = emptyStats();
+  private closed?: Promise<void>;
 
-  constructor(readonly parts: AgentSessionParts) {}
+  constructor(private readonly init: AgentSessionInit) {
+    const from = <T>(pick: (c: Capability) => readonly T[] | undefined) =>
+      init.capabilities.flatMap((c) => pick(c) ?? []);
+    this.conversation = init.conversation;
+    this.transcript = init.transcript;
+    this.model = init.model;
+    this.permissions = init.permissions;
+    this.commands = from((c) => c.commands);
+    this.extensions = from((c) => c.extensions);
+    this.promptFilters = from((c) => c.promptFilters);
+    this.observers = from((c) => c.observers);
+  }
 
-  get system(): string {
-    return this.parts.system;
+  /** The system prompt every request of this session sends. */
+  get systemPrompt(): string {
+    return this.init.system;
+  }
+
+  /** Counters of every run so far. */
+  get total(): AgentStats {
+    return this.totals;
+  }
+
+  /** The tools as the model sees them (for /context and `hx context`). */
+  toolSchemas(): readonly ToolSchema[] {
+    return this.init.tools.schemas();
   }
 
   async run(prompt: string, options: RunOptions): Promise<SessionRunResult> {
     let text = prompt;
-    for (const filter of this.parts.promptFilters) {
-      const verdict = await filter(text, this);
+    let meta: UserMessageMeta | undefined;
+    for (const filter of this.promptFilters) {
+      const verdict = await filter(text);
       if ("refuse" in verdict) {
         return {
           text: "",
@@ -73,6 +103,7 @@ export class AgentSession {
         };
       }
       text = verdict.prompt;
+      if (verdict.meta) meta = { ...meta, ...verdict.meta };
     }
 
     let subagentStats = emptyStats();
@@ -80,25 +111,39 @@ export class AgentSession {
       if (event.type === "subagent" && event.event.type === "end") {
         subagentStats = addStats(subagentStats, event.event.result.stats);
       }
-      for (const observer of this.parts.observers) observer(event);
+      for (const observer of this.observers) observer(event);
       options.emit(event);
     };
 
-    this.messages.push({ role: "user", content: text });
+    this.conversation.append(userMessage(text, meta));
     const result = await runAgentLoop(
       {
-        provider: this.parts.provider,
-        system: this.parts.system,
-        tools: this.parts.tools,
-        workspace: this.parts.workspace,
-        maxTurns: this.parts.maxTurns,
-        extensions: this.parts.extensions,
+        provider: this.model,
+        system: this.init.system,
+        tools: this.init.tools,
+        workspace: this.init.workspace,
+        maxTurns: this.init.maxTurns,
+        extensions: this.extensions,
         emit,
         signal: options.signal,
       },
-      this.messages,
+      this.conversation,
     );
-    this.total = addStats(this.total, result.stats);
+    this.totals = addStats(this.totals, result.stats);
     return { ...result, subagentStats };
+  }
+
+  /** Stops what the capabilities hold (servers, watchers, the transcript file), last built first. */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      for (const capability of [...this.init.capabilities].reverse()) {
+        try {
+          await capability.close?.();
+        } catch {
+          // Closing is best effort: one capability failing to stop must not keep the others running.
+        }
+      }
+    })();
+    return this.closed;
   }
 }

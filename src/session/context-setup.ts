@@ -1,40 +1,88 @@
-import type { LoopExtension } from "../agent/extension.js";
-import { type CompactionTrigger, ContextCompactor, createToolOutputSpill } from "../context/index.js";
+import {
+  breakdownContext,
+  type CompactionTrigger,
+  ContextCompactor,
+  createToolOutputSpill,
+  renderContextTable,
+} from "../context/index.js";
 import type { Message } from "../core/messages.js";
-import type { ModelProvider, ToolSchema } from "../providers/provider.js";
-import type { LoadedSkills } from "../skills/index.js";
-import type { TranscriptWriter } from "../transcript/index.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
+
+export interface ContextCapability extends Capability {
+  compactor: ContextCompactor;
+}
 
 /**
  * Context economy for one session: big tool outputs spill to `.hx/tool-results/`, old ones
- * are shortened, and past the threshold history is summarised — with the transcript synced
- * to disk before anything is dropped.
+ * are shortened, and past the threshold history is summarised (every change through the
+ * conversation, so the transcript has the full history before anything is dropped). Also
+ * `/context` (what the next request holds) and `/compact [focus]`. Built after the
+ * capabilities that add tools and prompt sections, since it measures them.
  */
-export function setUpContext(options: {
-  provider: ModelProvider;
-  workspaceRoot: string;
-  window: number;
-  system: string;
-  toolSchemas: readonly ToolSchema[];
-  writer: TranscriptWriter;
-  loadedSkills: LoadedSkills;
-  onPreCompact: (trigger: CompactionTrigger, messages: readonly Message[]) => Promise<void> | void;
-  history: () => Message[];
-}): { extensions: LoopExtension[]; compactor: ContextCompactor } {
+export function setUpContext(
+  basics: SessionBasics,
+  options: {
+    window: number;
+    system: string;
+    tools: ToolRegistry;
+    /** The skill catalog section, shown as its own row by /context. */
+    catalog: string;
+    onPreCompact: (trigger: CompactionTrigger, messages: readonly Message[]) => Promise<void> | void;
+    /** Skills that left the context whole, so the model may load them again. */
+    onSkillsNeedReload: (names: string[]) => void;
+  },
+): ContextCapability {
+  const { conversation } = basics;
   const compactor = new ContextCompactor({
-    provider: options.provider,
+    provider: basics.model,
     window: options.window,
     system: options.system,
-    toolSchemas: options.toolSchemas,
-    beforeDrop: (messages) => options.writer.syncMessages(messages),
-    onCompacted: (record) => options.writer.recordCompaction(record),
-    onPreCompact: (trigger) => options.onPreCompact(trigger, options.history()),
-    onSkillsNeedReload: (names) => {
-      for (const name of names) options.loadedSkills.delete(name);
-    },
+    toolSchemas: () => options.tools.schemas(),
+    onPreCompact: options.onPreCompact,
+    onSkillsNeedReload: options.onSkillsNeedReload,
   });
+  const commands: SlashCommand[] = [
+    {
+      name: "context",
+      usage: "/context",
+      description: "what the next request holds, in tokens",
+      run: (_args, io) =>
+        io.print(
+          renderContextTable(
+            breakdownContext({
+              system: options.system,
+              catalog: options.catalog,
+              toolSchemas: options.tools.schemas(),
+              messages: conversation.messages,
+              window: options.window,
+            }),
+          ),
+        ),
+    },
+    {
+      name: "compact",
+      usage: "/compact [focus]",
+      description: "summarise older history now (optionally what to keep in focus)",
+      async run(args, io) {
+        const record = await compactor.compactNow(conversation, {
+          focus: args.trim() || undefined,
+          emit: io.emit,
+          signal: io.signal,
+          trigger: "manual",
+        });
+        io.print(
+          record
+            ? `Compacted: ${record.droppedMessages} message(s) summarised, ${record.keptMessages} kept; ~${record.tokensBefore.toLocaleString("en-US")} → ~${record.tokensAfter.toLocaleString("en-US")} tokens.`
+            : "Nothing to compact yet.",
+        );
+      },
+    },
+  ];
   return {
-    extensions: [createToolOutputSpill({ workspaceRoot: options.workspaceRoot }), compactor.extension()],
+    name: "context",
+    extensions: [createToolOutputSpill({ workspaceRoot: basics.workspace.root }), compactor.extension()],
+    commands,
     compactor,
   };
 }

@@ -1,20 +1,25 @@
 import type { LoadedSettings } from "../config/settings.js";
-import { findLoadedSkills } from "../context/index.js";
-import type { Message } from "../core/messages.js";
-import { createRepeatedCallGuard } from "../guards/repeated-call-guard.js";
+import { Conversation } from "../core/conversation.js";
+import { formatDiagnostic } from "../core/diagnostic.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
-import { createBaseTools } from "../tools/base-tools.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { Workspace } from "../tools/workspace.js";
-import { type ResumedSession, TranscriptWriter } from "../transcript/index.js";
+import type { ResumedSession } from "../transcript/index.js";
 import { AgentSession } from "./agent-session.js";
+import type { Capability, SessionBasics } from "./capability.js";
 import { setUpContext } from "./context-setup.js";
-import { setUpHarness } from "./harness-setup.js";
-import { loadProjectInstructions } from "./project-instructions.js";
+import { setUpGuards } from "./guards-setup.js";
+import { setUpHooks } from "./hooks-setup.js";
+import { setUpProjectInstructions } from "./instructions-setup.js";
+import { setUpPermissions } from "./permissions-setup.js";
 import { setUpSkills } from "./skills-setup.js";
-import { createSlashCommands } from "./slash-commands.js";
+import { setUpSubagents } from "./subagent-setup.js";
+import { SwitchableModel } from "./switchable-model.js";
 import { buildSystemPrompt } from "./system-prompt.js";
+import { setUpTodo } from "./todo-setup.js";
+import { setUpBaseTools } from "./tools-setup.js";
+import { setUpTranscript } from "./transcript-setup.js";
 
 export interface SessionEnvironment {
   cwd: string;
@@ -31,102 +36,101 @@ export interface SessionEnvironment {
   resume?: ResumedSession;
   /** Writes one line for the user (stderr in the CLI). */
   log: (line: string) => void;
+  /**
+   * More capabilities, for programs that embed hx (and tests): built after the built-in ones,
+   * before the context capability measures the tools and the system prompt.
+   */
+  extraCapabilities?: (basics: SessionBasics) => Capability[] | Promise<Capability[]>;
 }
 
 /**
- * The composition root: builds the workspace, tools, system prompt and extensions for one
- * session. Each capability contributes entries (tools, extensions, prompt filters, slash
- * commands); the loop stays unaware of them.
+ * The composition root: one capability after another, each built from what came before it,
+ * then the session that collects their tools, extensions, prompt filters, commands and
+ * prompt sections in this order. The loop stays unaware of all of them.
  */
 export async function createSession(env: SessionEnvironment): Promise<AgentSession> {
-  const workspace = new Workspace(env.cwd);
-  const settings = env.settings.merged;
-
-  const skills = setUpSkills({
+  const model = new SwitchableModel(env.provider);
+  const basics: SessionBasics = {
     cwd: env.cwd,
-    workspace,
-    settings,
-    contextWindow: env.contextWindow,
+    workspace: new Workspace(env.cwd),
+    settings: env.settings.merged,
+    model,
+    conversation: new Conversation(env.resume?.messages, (error) =>
+      env.log(
+        `warning: a history listener failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    ),
     verbose: env.verbose,
     log: env.log,
-  });
-  const instructions = loadProjectInstructions(env.cwd);
-  if (env.verbose && instructions.files.length > 0) {
-    env.log(`instructions: ${instructions.files.join(", ")}${instructions.truncated ? " (cut to fit)" : ""}`);
-  }
-  const baseTools = createBaseTools();
-  const writer =
-    env.resume?.writer ??
-    TranscriptWriter.create({
-      workspaceRoot: workspace.root,
-      provider: env.provider.name,
-      model: env.provider.model,
-      onError: (error) => env.log(`warning: the session transcript could not be written: ${error.message}`),
-    });
-  const harness = await setUpHarness({
-    sessionId: writer.id,
-    workspace,
-    provider: env.provider,
-    settings,
-    permissionMode: env.permissionMode,
-    ask: env.ask,
-    verbose: env.verbose,
-    log: env.log,
-    baseTools,
-    subagentSystemPrompt: buildSystemPrompt(workspace.root, [instructions.section]),
+  };
+
+  const transcript = setUpTranscript(basics, { resume: env.resume });
+  const tools = setUpBaseTools();
+  const instructions = setUpProjectInstructions(basics);
+  const hooks = await setUpHooks(basics, {
+    sessionId: transcript.writer.id,
     resumed: env.resume !== undefined,
   });
-  for (const warning of harness.warnings) env.log(`warning: ${warning}`);
+  const permissions = setUpPermissions(basics, { permissionMode: env.permissionMode, ask: env.ask });
+  const todo = setUpTodo(basics);
+  const subagents = setUpSubagents(basics, {
+    baseTools: tools.tools,
+    permissions: permissions.extension,
+    hooks: hooks.hooks,
+    promptSections: instructions.promptSections ?? [],
+  });
+  const skills = setUpSkills(basics, { contextWindow: env.contextWindow });
+  const built: Capability[] = [
+    transcript,
+    tools,
+    instructions,
+    hooks,
+    permissions,
+    todo,
+    subagents,
+    skills,
+    ...((await env.extraCapabilities?.(basics)) ?? []),
+  ];
 
-  const tools = new ToolRegistry([...baseTools, ...harness.tools, skills.tool]);
-  const system = buildSystemPrompt(workspace.root, [instructions.section, skills.catalog]);
-
-  let session: AgentSession | undefined;
-  const history = () => session?.messages ?? [];
-  const context = setUpContext({
-    provider: env.provider,
-    workspaceRoot: workspace.root,
+  const registry = new ToolRegistry(built.flatMap((c) => c.tools ?? []));
+  const system = buildSystemPrompt(
+    basics.workspace.root,
+    built.flatMap((c) => c.promptSections ?? []),
+  );
+  const context = setUpContext(basics, {
     window: env.contextWindow,
     system,
-    toolSchemas: tools.schemas(),
-    writer,
-    loadedSkills: skills.loaded,
-    history,
+    tools: registry,
+    catalog: skills.catalog,
     onPreCompact: async (trigger) => {
-      await harness.hooks.runEvent("PreCompact", { trigger });
+      await hooks.hooks.runEvent("PreCompact", { trigger });
+    },
+    onSkillsNeedReload: (names) => {
+      for (const name of names) skills.loaded.delete(name);
     },
   });
+  const capabilities = [...built, context, setUpGuards()];
 
-  session = new AgentSession({
-    provider: env.provider,
-    workspace,
-    tools,
+  for (const capability of capabilities) {
+    for (const warning of capability.warnings ?? []) env.log(`warning: ${warning}`);
+    for (const diagnostic of capability.diagnostics ?? [])
+      env.log(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}`);
+    capability.lateTools?.then(
+      (late) => registry.add(late),
+      (error) =>
+        env.log(`warning: ${capability.name}: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  return new AgentSession({
+    model,
+    workspace: basics.workspace,
+    conversation: basics.conversation,
+    tools: registry,
     system,
-    extensions: [...harness.extensions, ...context.extensions, createRepeatedCallGuard()],
-    promptFilters: [harness.promptFilter, skills.promptFilter],
     maxTurns: env.maxTurns,
-    observers: [writer.observe(history)],
-    transcript: { id: writer.id, file: writer.file },
+    capabilities,
+    permissions: permissions.mode,
+    transcript: { id: transcript.writer.id, file: transcript.writer.file },
   });
-  const current = session;
-  /** Replaces the history (resume); skills loaded in it count as loaded and stay readable. */
-  const replaceHistory = (messages: Message[]) => {
-    current.messages.splice(0, current.messages.length, ...messages);
-    for (const { name } of findLoadedSkills(messages)) {
-      const skill = skills.skills.find((s) => s.name === name);
-      if (!skill) continue;
-      skills.loaded.add(name);
-      workspace.allowRead(skill.dir);
-    }
-  };
-  if (env.resume) replaceHistory(env.resume.messages);
-  session.commands = createSlashCommands({
-    session,
-    skills: skills.skills,
-    compactor: context.compactor,
-    catalog: skills.catalog,
-    window: env.contextWindow,
-    replaceHistory,
-  });
-  return session;
 }

@@ -1,4 +1,6 @@
 import type { Settings } from "../config/settings.js";
+import { findLoadedSkills } from "../context/index.js";
+import type { Message } from "../core/messages.js";
 import {
   buildSkillCatalog,
   createLoadSkillTool,
@@ -10,19 +12,13 @@ import {
   type Skill,
   type SkillCatalog,
 } from "../skills/index.js";
-import type { Tool } from "../tools/tool.js";
-import type { Workspace } from "../tools/workspace.js";
-import type { PromptFilter } from "./agent-session.js";
+import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "./capability.js";
 
-export interface SkillsSetup {
+export interface SkillsCapability extends Capability {
   skills: readonly Skill[];
   loaded: LoadedSkills;
   /** The catalog section of the system prompt ("" when there are no visible skills). */
   catalog: string;
-  /** `load_skill`, for the top-level agent only. */
-  tool: Tool;
-  /** `/skill-name args` → the skill's body in the conversation before the model runs. */
-  promptFilter: PromptFilter;
 }
 
 export interface SkillsView {
@@ -56,38 +52,71 @@ export function discoverSkillsView(options: {
 
 /**
  * Discovers skills once per session and builds the two layers: the catalog (names and
- * descriptions, in the system prompt) and `load_skill` (bodies, on demand).
+ * descriptions, in the system prompt) and `load_skill` (bodies, on demand, top-level agent
+ * only); `/skill-name args` puts a body in the conversation before the model runs. Skills
+ * whose bodies a resumed history holds count as loaded, and their folders stay readable.
  */
-export function setUpSkills(options: {
-  cwd: string;
-  workspace: Workspace;
-  settings: Settings;
-  contextWindow: number;
-  verbose: boolean;
-  log: (line: string) => void;
-}): SkillsSetup {
-  const { discovery, catalog } = discoverSkillsView(options);
+export function setUpSkills(basics: SessionBasics, options: { contextWindow: number }): SkillsCapability {
+  const { workspace, log } = basics;
+  const { discovery, catalog } = discoverSkillsView({
+    cwd: basics.cwd,
+    settings: basics.settings,
+    contextWindow: options.contextWindow,
+  });
   const { skills } = discovery;
-  if (options.verbose) {
-    for (const line of discovery.diagnostics) options.log(`skills: ${line}`);
+  if (basics.verbose) {
+    for (const line of discovery.diagnostics) log(`skills: ${line}`);
     if (catalog.shortened.length > 0) {
-      options.log(`skills: catalog over budget, descriptions shortened: ${catalog.shortened.join(", ")}`);
+      log(`skills: catalog over budget, descriptions shortened: ${catalog.shortened.join(", ")}`);
     }
-    if (catalog.nameOnly.length > 0)
-      options.log(`skills: listed by name only: ${catalog.nameOnly.join(", ")}`);
+    if (catalog.nameOnly.length > 0) log(`skills: listed by name only: ${catalog.nameOnly.join(", ")}`);
   }
   const loaded = new LoadedSkills();
+  const markLoaded = (messages: readonly Message[]) => {
+    for (const { name } of findLoadedSkills(messages)) {
+      const skill = skills.find((s) => s.name === name);
+      if (!skill) continue;
+      loaded.add(name);
+      workspace.allowRead(skill.dir);
+    }
+  };
+  markLoaded(basics.conversation.messages);
+  const unsubscribe = basics.conversation.subscribe((change) => {
+    if (change.type === "replace" && change.reason === "resume") markLoaded(change.messages);
+  });
+
   const promptFilter: PromptFilter = (prompt) => {
     const invocation = expandSkillInvocation(prompt, skills, loaded);
     if (!invocation) return { prompt };
-    options.workspace.allowRead(invocation.skill.dir);
+    workspace.allowRead(invocation.skill.dir);
     return { prompt: invocation.text };
   };
+  const listCommand: SlashCommand = {
+    name: "skills",
+    usage: "/skills",
+    description: "the skills the model can load (type /<name> to invoke one)",
+    run(_args, io) {
+      if (skills.length === 0) {
+        io.print("No skills found. Add one with: hx skills new NAME");
+        return;
+      }
+      for (const skill of skills) io.print(`  /${skill.name}  ${firstLine(skill.description)}`);
+    },
+  };
   return {
+    name: "skills",
+    tools: [createLoadSkillTool({ skills, loaded })],
+    promptFilters: [promptFilter],
+    promptSections: [catalog.text],
+    commands: [listCommand],
+    close: unsubscribe,
     skills,
     loaded,
     catalog: catalog.text,
-    tool: createLoadSkillTool({ skills, loaded }),
-    promptFilter,
   };
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }

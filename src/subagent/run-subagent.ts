@@ -1,7 +1,8 @@
-import type { AgentResult, EventSink } from "../agent/events.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { runAgentLoop } from "../agent/loop.js";
-import type { Message } from "../core/messages.js";
+import { Conversation } from "../core/conversation.js";
+import type { AgentResult, EventSink } from "../core/events.js";
+import { type Message, userMessage } from "../core/messages.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
@@ -28,8 +29,8 @@ export interface SubagentRunConfig {
 export async function runSubagent(
   config: SubagentRunConfig,
   prompt: string,
-): Promise<{ result: AgentResult; messages: Message[] }> {
-  const messages: Message[] = [{ role: "user", content: prompt }];
+): Promise<{ result: AgentResult; messages: readonly Message[] }> {
+  const conversation = new Conversation([userMessage(prompt)]);
   const result = await runAgentLoop(
     {
       provider: config.provider,
@@ -41,13 +42,13 @@ export async function runSubagent(
       emit: (event) => config.emit({ type: "subagent", label: config.label, event }),
       signal: config.signal,
     },
-    messages,
+    conversation,
   );
-  return { result, messages };
+  return { result, messages: conversation.messages };
 }
 
 /** The subagent's last words: its final text, or the last thing it said before stopping. */
-export function lastAssistantText(messages: Message[]): string {
+export function lastAssistantText(messages: readonly Message[]): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i];
     if (message.role === "assistant" && message.content.trim() !== "") return message.content.trim();

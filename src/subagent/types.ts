@@ -1,4 +1,4 @@
-import type { AgentResult } from "../agent/events.js";
+import type { AgentResult } from "../core/events.js";
 
 /** What the task tool reports when a subagent ends (for SubagentStop hooks and stats). */
 export interface SubagentStopInfo {

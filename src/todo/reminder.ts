@@ -1,4 +1,5 @@
 import type { LoopExtension } from "../agent/extension.js";
+import { userMessage } from "../core/messages.js";
 import type { TodoList } from "./todo-list.js";
 
 export const REMINDER_AFTER_TURNS = 3;
@@ -29,9 +30,9 @@ export function createTodoReminderExtension(
       }
       turnsWithoutUpdate += 1;
       if (turnsWithoutUpdate < afterTurns) return;
-      const last = state.messages.at(-1);
+      const last = state.conversation.messages.at(-1);
       if (last?.role !== "tool" && last?.role !== "user") return;
-      state.messages.push({ role: "user", content: reminderText(list) });
+      state.conversation.append(userMessage(reminderText(list), { kind: "reminder" }));
       turnsWithoutUpdate = 0;
     },
   };

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { z } from "zod";
+import { ToolError, type ToolOutput } from "../core/tool.js";
 import { OutputBuffer } from "./output-buffer.js";
-import { defineTool, ToolError, type ToolOutput } from "./tool.js";
+import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 120;

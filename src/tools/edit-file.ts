@@ -1,8 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { createPatch } from "diff";
 import { z } from "zod";
+import { ToolError } from "../core/tool.js";
 import { findLooseMatch, findOccurrences, lineAt, replaceAt } from "./text-match.js";
-import { defineTool, ToolError } from "./tool.js";
+import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { pathRuleSubject } from "./workspace.js";
 

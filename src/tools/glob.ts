@@ -2,8 +2,9 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { glob } from "tinyglobby";
 import { z } from "zod";
+import { ToolError } from "../core/tool.js";
 import { GitignoreFilter } from "./gitignore.js";
-import { defineTool, ToolError } from "./tool.js";
+import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { isInside, pathRuleSubject } from "./workspace.js";
 

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { defineTool, ToolError } from "./tool.js";
+import { ToolError } from "../core/tool.js";
+import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { isInside, pathRuleSubject } from "./workspace.js";
 

@@ -2,7 +2,8 @@ import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
-import { defineTool, ToolError } from "./tool.js";
+import { ToolError } from "../core/tool.js";
+import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { pathRuleSubject } from "./workspace.js";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { errorMessage } from "../core/error-message.js";
 import type { ToolCall } from "../core/messages.js";
-import type { ToolSchema } from "../providers/provider.js";
-import { type Tool, type ToolContext, ToolError, type ToolOutput } from "./tool.js";
+import { ToolError, type ToolOutput, type ToolSchema } from "../core/tool.js";
+import type { Tool, ToolContext } from "./tool.js";
 
 /** A call whose arguments parsed and matched the tool's schema. */
 export interface PreparedCall {
@@ -25,9 +25,18 @@ export class ToolRegistry {
   private cachedSchemas?: ToolSchema[];
 
   constructor(tools: Iterable<Tool>) {
+    this.add(tools);
+  }
+
+  /**
+   * Adds tools that became available during the session (servers that start late). The next
+   * request sends the longer list; the cached prefix breaks once.
+   */
+  add(tools: Iterable<Tool>): void {
     for (const tool of tools) {
       if (this.byName.has(tool.name)) throw new Error(`Tool '${tool.name}' is registered twice`);
       this.byName.set(tool.name, tool);
+      this.cachedSchemas = undefined;
     }
   }
 

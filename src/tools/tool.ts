@@ -1,13 +1,7 @@
 import type { z } from "zod";
-import type { EventSink } from "../agent/events.js";
+import type { EventSink } from "../core/events.js";
+import type { ToolEffect, ToolOutput } from "../core/tool.js";
 import type { Workspace } from "./workspace.js";
-
-/**
- * What a call does to the world. Permission modes decide on this, never on tool names:
- * `read` never changes anything, `write` changes files, `execute` runs programs,
- * `none` touches nothing outside the conversation (todo lists, skills).
- */
-export type ToolEffect = "read" | "write" | "execute" | "none";
 
 export interface ToolContext {
   workspace: Workspace;
@@ -16,12 +10,6 @@ export interface ToolContext {
   callId: string;
   /** Reports progress (e.g. a subagent's own events) to whoever watches the run. */
   emit: EventSink;
-}
-
-/** What a tool returns: text for the model, optionally marked as an error. */
-export interface ToolOutput {
-  content: string;
-  isError?: boolean;
 }
 
 export interface Tool<P extends z.ZodType = z.ZodType> {
@@ -43,16 +31,4 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
 /** Identity helper that keeps the parameter type attached to execute(). */
 export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool<P> {
   return tool;
-}
-
-/**
- * A tool error with a message written for the model. Give the sentence alone
- * (`file not found: x. Use glob to find the right path.`); the message gets the `Error: `
- * prefix the model reads on every failed call.
- */
-export class ToolError extends Error {
-  constructor(message: string) {
-    super(`Error: ${message}`);
-    this.name = "ToolError";
-  }
 }

@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ToolError } from "./tool.js";
+import { ToolError } from "../core/tool.js";
 
 /** Like the kernel's limit: more hops than this means a symlink loop. */
 const MAX_SYMLINK_HOPS = 40;

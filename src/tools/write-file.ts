@@ -1,7 +1,8 @@
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { defineTool, ToolError } from "./tool.js";
+import { ToolError } from "../core/tool.js";
+import { defineTool } from "./tool.js";
 import { pathRuleSubject } from "./workspace.js";
 
 const parameters = z.object({

@@ -1,4 +1,11 @@
+import type { ReplaceReason } from "../core/conversation.js";
 import type { Message, Usage } from "../core/messages.js";
+
+/**
+ * The format's version, in the `session` line. 2: one event per change of the conversation,
+ * `history` lines say why, messages keep their `meta`.
+ */
+export const TRANSCRIPT_VERSION = 2;
 
 /**
  * One line of a session transcript (`~/.hx/sessions/<project>/<id>.jsonl`). Every line also
@@ -8,7 +15,7 @@ import type { Message, Usage } from "../core/messages.js";
 export type TranscriptEvent =
   | {
       type: "session";
-      version: 1;
+      version: typeof TRANSCRIPT_VERSION;
       id: string;
       cwd: string;
       provider: string;
@@ -32,7 +39,7 @@ export type TranscriptEvent =
       reinjectedSkills: string[];
       messages: Message[];
     }
-  /** History rewritten some other way (or repaired on resume); `messages` replaces it. */
-  | { type: "history"; messages: Message[] };
+  /** History replaced some other way (shortened, resumed, cleared, repaired); `messages` replaces it. */
+  | { type: "history"; reason: Exclude<ReplaceReason, "compaction">; messages: Message[] };
 
 export type TranscriptLine = TranscriptEvent & { at: string };

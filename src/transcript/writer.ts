@@ -1,9 +1,9 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { AgentEvent, EventSink } from "../agent/events.js";
-import type { CompactionRecord } from "../context/compactor.js";
+import type { Conversation, ConversationChange } from "../core/conversation.js";
+import type { AgentEvent, EventSink } from "../core/events.js";
 import type { Message } from "../core/messages.js";
-import type { TranscriptEvent } from "./events.js";
+import { TRANSCRIPT_VERSION, type TranscriptEvent } from "./events.js";
 import { newSessionId, sessionFile } from "./paths.js";
 
 export interface NewTranscriptOptions {
@@ -20,18 +20,13 @@ export interface NewTranscriptOptions {
  * (even `kill -9`) loses at most the event being written. No fsync: the OS keeps what was
  * written if the process dies; only a power cut can lose the last lines.
  *
- * The history is mirrored by position: `syncMessages` writes the messages past the count
- * already recorded; a compaction records the new history and resets the count. The file is
- * created with the first event, so a session that never ran leaves nothing behind.
- *
- * Wiring: `session.parts.observers.push(writer.observe(() => session.messages))`, and the
- * compactor's `beforeDrop: (m) => writer.syncMessages(m)`, `onCompacted: (r) => writer.recordCompaction(r)`.
+ * The writer follows the session's `Conversation`: each change is one event (an append is a
+ * `message`, a replacement a `compaction` or a `history` with its reason), so nothing is
+ * guessed from positions. `usageRecorder()` adds one `usage` line per model request. The
+ * file is created with the first event, so a session that never ran leaves nothing behind.
  */
 export class TranscriptWriter {
   private fd?: number;
-  private recorded: number;
-  /** The last message on disk, to notice a history replaced by one of the same length or longer. */
-  private lastRecorded: Message | undefined;
   private pending: TranscriptEvent[];
   private failed = false;
 
@@ -39,12 +34,9 @@ export class TranscriptWriter {
     readonly id: string,
     readonly file: string,
     header: TranscriptEvent[],
-    recordedMessages: readonly Message[],
     private readonly onError?: (error: Error) => void,
   ) {
     this.pending = header;
-    this.recorded = recordedMessages.length;
-    this.lastRecorded = recordedMessages.at(-1);
   }
 
   /** A new session; nothing is written until the first message. */
@@ -52,13 +44,13 @@ export class TranscriptWriter {
     const id = options.id ?? newSessionId();
     const header: TranscriptEvent = {
       type: "session",
-      version: 1,
+      version: TRANSCRIPT_VERSION,
       id,
       cwd: options.workspaceRoot,
       provider: options.provider,
       model: options.model,
     };
-    return new TranscriptWriter(id, sessionFile(options.workspaceRoot, id), [header], [], options.onError);
+    return new TranscriptWriter(id, sessionFile(options.workspaceRoot, id), [header], options.onError);
   }
 
   /**
@@ -71,12 +63,22 @@ export class TranscriptWriter {
     messages: readonly Message[],
     options: { repaired?: boolean; onError?: (error: Error) => void } = {},
   ): TranscriptWriter {
-    const id = path.basename(file, ".jsonl");
-    const events: TranscriptEvent[] = [{ type: "resume" }];
-    if (options.repaired) events.push({ type: "history", messages: [...messages] });
-    const writer = new TranscriptWriter(id, file, [], messages, options.onError);
-    for (const event of events) writer.record(event);
+    const writer = new TranscriptWriter(path.basename(file, ".jsonl"), file, [], options.onError);
+    writer.record({ type: "resume" });
+    if (options.repaired) writer.record({ type: "history", reason: "repair", messages: [...messages] });
     return writer;
+  }
+
+  /** Records every change of `conversation` from now on; returns the function that stops it. */
+  follow(conversation: Conversation): () => void {
+    return conversation.subscribe((change) => this.recordChange(change));
+  }
+
+  /** An event observer that records each model request's usage. */
+  usageRecorder(): EventSink {
+    return (event: AgentEvent) => {
+      if (event.type === "assistant_message") this.record({ type: "usage", usage: event.usage });
+    };
   }
 
   /** Appends one event now. Never throws: a failure is reported once and recording stops. */
@@ -98,50 +100,26 @@ export class TranscriptWriter {
     }
   }
 
-  /**
-   * Writes the messages not yet on disk. A history that was replaced rather than appended to
-   * (shorter, or no longer holding the last message written at its place, e.g. `/resume`
-   * loading another session) is recorded whole.
-   */
-  syncMessages(messages: readonly Message[]): void {
-    const replaced =
-      messages.length < this.recorded ||
-      (this.recorded > 0 && messages[this.recorded - 1] !== this.lastRecorded);
-    if (replaced) this.record({ type: "history", messages: [...messages] });
-    else
-      for (let i = this.recorded; i < messages.length; i++)
-        this.record({ type: "message", message: messages[i] });
-    this.recorded = messages.length;
-    this.lastRecorded = messages.at(-1);
-  }
-
-  recordCompaction(record: CompactionRecord): void {
-    this.record({
-      type: "compaction",
-      trigger: record.trigger,
-      focus: record.focus,
-      summary: record.summary,
-      droppedMessages: record.droppedMessages,
-      tokensBefore: record.tokensBefore,
-      tokensAfter: record.tokensAfter,
-      reinjectedSkills: record.reinjectedSkills,
-      messages: record.messages,
-    });
-    this.recorded = record.messages.length;
-    this.lastRecorded = record.messages.at(-1);
-  }
-
-  /**
-   * An event observer: brings the history up to date on every loop event (the loop appends a
-   * message before announcing it) and records each request's usage.
-   */
-  observe(history: () => readonly Message[]): EventSink {
-    return (event: AgentEvent) => {
-      if (event.type === "delta" || event.type === "notice" || event.type === "subagent") return;
-      if (event.type === "retry") return;
-      this.syncMessages(history());
-      if (event.type === "assistant_message") this.record({ type: "usage", usage: event.usage });
-    };
+  private recordChange(change: ConversationChange): void {
+    if (change.type === "append") {
+      this.record({ type: "message", message: change.message });
+    } else if (change.reason === "compaction") {
+      const { trigger, focus, summary, droppedMessages, tokensBefore, tokensAfter, reinjectedSkills } =
+        change.compaction;
+      this.record({
+        type: "compaction",
+        trigger,
+        focus,
+        summary,
+        droppedMessages,
+        tokensBefore,
+        tokensAfter,
+        reinjectedSkills,
+        messages: [...change.messages],
+      });
+    } else {
+      this.record({ type: "history", reason: change.reason, messages: [...change.messages] });
+    }
   }
 
   close(): void {

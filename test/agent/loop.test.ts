@@ -3,9 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AgentEvent } from "../../src/agent/events.js";
 import type { LoopExtension } from "../../src/agent/extension.js";
 import { type AgentLoopConfig, runAgentLoop } from "../../src/agent/loop.js";
+import { Conversation } from "../../src/core/conversation.js";
+import { RunError } from "../../src/core/errors.js";
+import type { AgentEvent } from "../../src/core/events.js";
 import type { Message, ToolResultMessage } from "../../src/core/messages.js";
 import { ProviderError } from "../../src/providers/provider.js";
 import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
@@ -43,16 +45,17 @@ function setup(replies: ScriptedReply[], overrides: Partial<AgentLoopConfig> = {
     emit: (event) => events.push(event),
     ...overrides,
   };
-  return { model, events, config, messages: [{ role: "user", content: "task" }] as Message[] };
+  const conversation = new Conversation([{ role: "user", content: "task" }]);
+  return { model, events, config, conversation, messages: conversation.messages };
 }
 
-const toolResults = (messages: Message[]) =>
+const toolResults = (messages: readonly Message[]) =>
   messages.filter((m): m is ToolResultMessage => m.role === "tool");
 
 describe("runAgentLoop", () => {
   it("ends when the model answers in text", async () => {
-    const { config, messages } = setup([{ text: "done" }]);
-    const result = await runAgentLoop(config, messages);
+    const { config, conversation } = setup([{ text: "done" }]);
+    const result = await runAgentLoop(config, conversation);
     expect(result).toMatchObject({
       text: "done",
       stop: "done",
@@ -61,7 +64,7 @@ describe("runAgentLoop", () => {
   });
 
   it("runs parallel tool calls in order, each with its own result, and sends them back", async () => {
-    const { config, messages, model } = setup([
+    const { config, conversation, model } = setup([
       {
         toolCalls: [
           { name: "echo", arguments: { text: "a" } },
@@ -70,7 +73,7 @@ describe("runAgentLoop", () => {
       },
       { text: "ok" },
     ]);
-    const result = await runAgentLoop(config, messages);
+    const result = await runAgentLoop(config, conversation);
     expect(result.stats).toMatchObject({ turns: 2, toolCalls: 2 });
     const sent = model.sent(1);
     expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool"]);
@@ -82,7 +85,7 @@ describe("runAgentLoop", () => {
   });
 
   it("survives bad input: unknown tool, broken JSON, schema mismatch, a throwing tool", async () => {
-    const { config, messages } = setup([
+    const { config, conversation, messages } = setup([
       {
         toolCalls: [
           { name: "nope", arguments: {} },
@@ -93,7 +96,7 @@ describe("runAgentLoop", () => {
       },
       { text: "recovered" },
     ]);
-    const result = await runAgentLoop(config, messages);
+    const result = await runAgentLoop(config, conversation);
     expect(result.text).toBe("recovered");
     const [unknown, badJson, badSchema, thrown] = toolResults(messages);
     expect(unknown.content).toBe("Error: Unknown tool 'nope'. Available tools: echo, explode");
@@ -106,13 +109,36 @@ describe("runAgentLoop", () => {
     const replies = Array.from({ length: 5 }, () => ({
       toolCalls: [{ name: "echo", arguments: { text: "x" } }],
     }));
-    const { config, messages } = setup(replies, { maxTurns: 3 });
-    const result = await runAgentLoop(config, messages);
+    const { config, conversation, messages } = setup(replies, { maxTurns: 3 });
+    const result = await runAgentLoop(config, conversation);
     expect(result.stop).toBe("max_turns");
     expect(result.stats.turns).toBe(3);
     expect(result.error?.message).toBe("Stopped after 3 turns without a final answer.");
     expect(result.error?.hint).toMatch(/--max-turns/);
+    expect(result.error).toBeInstanceOf(RunError);
+    expect(result.error?.kind).toBe("max_turns");
     expect(messages.at(-1)?.role).toBe("tool");
+  });
+
+  it("keeps a tool output's meta on its result message and tells subscribers of each message", async () => {
+    const tagged = defineTool({
+      name: "tagged",
+      description: "Returns a tagged result.",
+      parameters: z.object({}),
+      effect: "none",
+      execute: async () => ({ content: "body", meta: { skill: "deploy" } }),
+    });
+    const { config, conversation, messages } = setup(
+      [{ toolCalls: [{ name: "tagged", arguments: {} }] }, { text: "done" }],
+      { tools: new ToolRegistry([tagged]) },
+    );
+    const appended: string[] = [];
+    conversation.subscribe((change) => {
+      if (change.type === "append") appended.push(change.message.role);
+    });
+    await runAgentLoop(config, conversation);
+    expect(toolResults(messages)[0]).toMatchObject({ content: "body", meta: { skill: "deploy" } });
+    expect(appended).toEqual(["assistant", "tool", "assistant"]);
   });
 
   it("lets an extension block a call; the block is the result and counts as blocked", async () => {
@@ -121,11 +147,11 @@ describe("runAgentLoop", () => {
       beforeToolCall: (prepared) =>
         prepared.tool.name === "echo" ? { block: "Permission denied: test" } : undefined,
     };
-    const { config, messages } = setup(
+    const { config, conversation, messages } = setup(
       [{ toolCalls: [{ name: "echo", arguments: { text: "a" } }] }, { text: "fine" }],
       { extensions: [guard] },
     );
-    const result = await runAgentLoop(config, messages);
+    const result = await runAgentLoop(config, conversation);
     expect(result.stats.blocked).toBe(1);
     expect(toolResults(messages)[0].content).toBe("Permission denied: test");
   });
@@ -137,8 +163,10 @@ describe("runAgentLoop", () => {
         throw new Error("bad extension");
       },
     };
-    const { config, messages, events } = setup([{ text: "still fine" }], { extensions: [broken] });
-    const result = await runAgentLoop(config, messages);
+    const { config, conversation, events } = setup([{ text: "still fine" }], {
+      extensions: [broken],
+    });
+    const result = await runAgentLoop(config, conversation);
     expect(result.text).toBe("still fine");
     expect(events).toContainEqual({
       type: "notice",
@@ -150,15 +178,15 @@ describe("runAgentLoop", () => {
   it("feeds onStop text back, at most three times", async () => {
     const nag: LoopExtension = { name: "nag", onStop: () => "keep going" };
     const replies = Array.from({ length: 5 }, (_, i) => ({ text: `answer ${i}` }));
-    const { config, messages } = setup(replies, { extensions: [nag] });
-    const result = await runAgentLoop(config, messages);
+    const { config, conversation, messages } = setup(replies, { extensions: [nag] });
+    const result = await runAgentLoop(config, conversation);
     expect(result.text).toBe("answer 3");
     expect(messages.filter((m) => m.role === "user" && m.content === "keep going")).toHaveLength(3);
   });
 
   it("ends with stop=error on a provider failure, and retries once when an extension asks", async () => {
     const failing = setup([{ error: new ProviderError("server", "boom") }]);
-    const failed = await runAgentLoop(failing.config, failing.messages);
+    const failed = await runAgentLoop(failing.config, failing.conversation);
     expect(failed).toMatchObject({ stop: "error", error: { kind: "server", message: "boom" } });
 
     const retrier: LoopExtension = { name: "retrier", onModelError: () => "retry" };
@@ -168,7 +196,7 @@ describe("runAgentLoop", () => {
         extensions: [retrier],
       },
     );
-    expect((await runAgentLoop(retried.config, retried.messages)).text).toBe("after retry");
+    expect((await runAgentLoop(retried.config, retried.conversation)).text).toBe("after retry");
   });
 
   it("fills in a result for every call when cancelled mid-turn", async () => {
@@ -183,7 +211,7 @@ describe("runAgentLoop", () => {
         return "stopped";
       },
     });
-    const { config, messages } = setup(
+    const { config, conversation, messages } = setup(
       [
         {
           toolCalls: [
@@ -194,7 +222,7 @@ describe("runAgentLoop", () => {
       ],
       { tools: new ToolRegistry([echo, stopper]), signal: controller.signal },
     );
-    const result = await runAgentLoop(config, messages);
+    const result = await runAgentLoop(config, conversation);
     expect(result.stop).toBe("aborted");
     const results = toolResults(messages);
     expect(results).toHaveLength(2);
@@ -202,12 +230,12 @@ describe("runAgentLoop", () => {
   });
 
   it("sends byte-identical system prompt and tool schemas on every request", async () => {
-    const { config, messages, model } = setup([
+    const { config, conversation, model } = setup([
       { toolCalls: [{ name: "echo", arguments: { text: "a" } }] },
       { toolCalls: [{ name: "echo", arguments: { text: "b" } }] },
       { text: "end" },
     ]);
-    await runAgentLoop(config, messages);
+    await runAgentLoop(config, conversation);
     const first = JSON.stringify([model.requests[0].system, model.requests[0].tools]);
     for (const request of model.requests) expect(JSON.stringify([request.system, request.tools])).toBe(first);
   });

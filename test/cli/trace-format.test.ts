@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyStats } from "../../src/agent/stats.js";
 import { formatStatsLine, formatToolCallTrace } from "../../src/cli/trace-format.js";
+import { emptyStats } from "../../src/core/stats.js";
 
 const call = (name: string, args: string) => ({ id: "c1", name, arguments: args });
 

@@ -10,6 +10,7 @@ import { SUMMARY_SYSTEM_PROMPT } from "../../src/context/summarize.js";
 import { isSummaryMessage } from "../../src/context/summary-message.js";
 import { estimateRequestTokens } from "../../src/context/tokens.js";
 import { safeCutPoints } from "../../src/context/turns.js";
+import { Conversation, type ConversationChange } from "../../src/core/conversation.js";
 import type { Message } from "../../src/core/messages.js";
 import { type ModelRequest, ProviderError } from "../../src/providers/provider.js";
 import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
@@ -106,8 +107,8 @@ describe("sizing the next request", () => {
 describe("compaction nobody's estimate asked for summarises most of a short history", () => {
   it("/compact on a conversation far below the window keeps only the latest turn", async () => {
     const model = new ScriptedProvider([summaryReply()]);
-    const messages = conversation(6, 300, -1);
-    const record = await compactorFor(model, 100_000).compactNow(messages, { focus: "x" });
+    const history = new Conversation(conversation(6, 300, -1));
+    const record = await compactorFor(model, 100_000).compactNow(history, { focus: "x" });
     expect(record?.droppedMessages).toBe(11);
     expect(record?.keptMessages).toBe(2);
     expect(record!.tokensAfter).toBeLessThan(record!.tokensBefore);
@@ -133,8 +134,8 @@ describe("context overflow from the provider", () => {
       tools: [workTool],
       root,
       extensions: [compactor.extension()],
+      history: conversation(12, 1_600),
     });
-    session.messages.push(...conversation(12, 1_600));
     const result = await session.run("and now finish");
     expect(result.stop).toBe("done");
     const kinds = model.requests.map((r) => (isSummaryRequest(r) ? "summary" : "work"));
@@ -161,8 +162,8 @@ describe("context overflow from the provider", () => {
       tools: [workTool],
       root,
       extensions: [compactor.extension()],
+      history: conversation(6, 2_000),
     });
-    session.messages.push(...conversation(6, 2_000));
     const result = await session.run("finish");
     expect(result.stop).toBe("error");
     expect(result.error?.kind).toBe("context_overflow");
@@ -174,21 +175,24 @@ describe("compactNow (/compact [focus])", () => {
   it("summarises older turns with the focus, keeps recent ones, re-injects loaded skills, fires PreCompact", async () => {
     const model = new ScriptedProvider([summaryReply()]);
     const triggers: string[] = [];
-    const dropped: number[] = [];
+    const seen: number[] = [];
     const compactor = compactorFor(model, 20_000, {
-      onPreCompact: (t) => {
+      onPreCompact: (t, m) => {
         triggers.push(t);
-      },
-      beforeDrop: (m) => {
-        dropped.push(m.length);
+        seen.push(m.length);
       },
     });
-    const messages = conversation(20, 2_000, 1);
+    const history = new Conversation(conversation(20, 2_000, 1));
+    const changes: ConversationChange[] = [];
+    history.subscribe((change) => changes.push(change));
+    const messages = history.messages;
     const before = messages.length;
-    const record = await compactor.compactNow(messages, { focus: "the database migration" });
+    const record = await compactor.compactNow(history, { focus: "the database migration" });
     expect(record).toBeDefined();
     expect(triggers).toEqual(["manual"]);
-    expect(dropped).toEqual([before]);
+    expect(seen).toEqual([before]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ type: "replace", reason: "compaction", compaction: record });
     const prompt = model.requests[0].messages[0].content;
     expect(prompt).toContain("focus on: the database migration");
     expect(model.requests[0].tools).toEqual([]);
@@ -211,8 +215,9 @@ describe("compactNow (/compact [focus])", () => {
       skillCapShare: 0.01,
       onSkillsNeedReload: (n) => reload.push(n),
     });
-    const messages = conversation(20, 2_000, 1);
-    const record = await compactor.compactNow(messages);
+    const history = new Conversation(conversation(20, 2_000, 1));
+    const messages = history.messages;
+    const record = await compactor.compactNow(history);
     expect(record?.skillsToReload).toEqual([SKILL_NAME]);
     expect(reload).toEqual([[SKILL_NAME]]);
     expect(messages[0].content).toContain(`load again if needed): ${SKILL_NAME}`);
@@ -221,8 +226,9 @@ describe("compactNow (/compact [focus])", () => {
   it("falls back to a mechanical summary when the model call fails", async () => {
     const model = new ScriptedProvider([{ error: new ProviderError("server", "boom") }]);
     const compactor = compactorFor(model, 20_000);
-    const messages = conversation(10, 4_000);
-    const record = await compactor.compactNow(messages);
+    const history = new Conversation(conversation(10, 4_000));
+    const messages = history.messages;
+    const record = await compactor.compactNow(history);
     expect(record?.summaryError).toContain("boom");
     expect(messages[0].content).toContain("## Requests");
     expect(repairPairs(messages).changes).toBe(0);
@@ -230,8 +236,9 @@ describe("compactNow (/compact [focus])", () => {
 
   it("does nothing when there is nothing to drop", async () => {
     const model = new ScriptedProvider([]);
-    const messages: Message[] = [{ role: "user", content: "hi" }];
-    expect(await compactorFor(model, 20_000).compactNow(messages)).toBeUndefined();
+    const history = new Conversation([{ role: "user", content: "hi" }]);
+    expect(await compactorFor(model, 20_000).compactNow(history)).toBeUndefined();
+    expect(history.version).toBe(0);
     expect(model.requests).toHaveLength(0);
   });
 });
@@ -346,10 +353,11 @@ describe("invariants on random conversations", () => {
           const loadedBefore = findLoadedSkills(messages)
             .map((s) => s.name)
             .sort();
-          await compactorFor(model, window).compactNow(messages);
-          expect(repairPairs(messages).changes).toBe(0);
+          const history = new Conversation(messages);
+          await compactorFor(model, window).compactNow(history);
+          expect(repairPairs(history.messages).changes).toBe(0);
           expect(
-            findLoadedSkills(messages)
+            findLoadedSkills(history.messages)
               .map((s) => s.name)
               .sort(),
           ).toEqual(loadedBefore);

@@ -86,25 +86,21 @@ describe.each([
     const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "scripted", model: "m" });
     const preCompact: string[] = [];
     const onDiskAtDrop: boolean[] = [];
-    let history: Message[] = [];
     const compactor = new ContextCompactor({
       provider: model,
       window: WINDOW,
       system: SYSTEM,
       toolSchemas: schemas,
       shortenAt,
-      onPreCompact: (trigger) => {
+      onPreCompact: (trigger, messages) => {
         preCompact.push(trigger);
-      },
-      beforeDrop: (messages) => {
-        writer.syncMessages(messages);
+        // Before anything is dropped, the whole history is already on disk.
         const onDisk = readTranscript(writer.file).messages;
         onDiskAtDrop.push(
           onDisk.length === messages.length &&
             onDisk.every((m, i) => m.role === messages[i].role && sameCallIds(m, messages[i])),
         );
       },
-      onCompacted: (record) => writer.recordCompaction(record),
     });
     const session = sessionRunner({
       model,
@@ -112,9 +108,9 @@ describe.each([
       tools,
       root,
       extensions: [createToolOutputSpill({ workspaceRoot: root }), compactor.extension()],
-      observers: [(event) => writer.observe(() => history)(event)],
+      observers: [writer.usageRecorder()],
     });
-    history = session.messages;
+    writer.follow(session.conversation);
 
     for (let p = 1; p <= 20; p++) {
       const result = await session.run(`task ${p}: continue the release work`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentLoop } from "../../src/agent/loop.js";
+import { Conversation } from "../../src/core/conversation.js";
 import type { ToolResultMessage } from "../../src/core/messages.js";
 import { createRepeatedCallGuard } from "../../src/guards/repeated-call-guard.js";
 import { ScriptedProvider } from "../../src/providers/scripted.js";
@@ -22,7 +23,7 @@ async function run(calls: string[]) {
     ...calls.map((what) => ({ toolCalls: [{ name: "probe", arguments: { what } }] })),
     { text: "done" },
   ]);
-  const messages: Parameters<typeof runAgentLoop>[1] = [{ role: "user", content: "go" }];
+  const conversation = new Conversation([{ role: "user", content: "go" }]);
   await runAgentLoop(
     {
       provider: model,
@@ -33,9 +34,9 @@ async function run(calls: string[]) {
       extensions: [createRepeatedCallGuard(3)],
       emit: () => {},
     },
-    messages,
+    conversation,
   );
-  return messages.filter((m): m is ToolResultMessage => m.role === "tool").map((m) => m.content);
+  return conversation.messages.filter((m): m is ToolResultMessage => m.role === "tool").map((m) => m.content);
 }
 
 describe("repeated-call guard", () => {

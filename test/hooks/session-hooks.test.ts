@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../src/agent/events.js";
 import type { HookMatcher } from "../../src/config/settings.js";
+import type { AgentEvent } from "../../src/core/events.js";
 import { createSessionHooks } from "../../src/hooks/hooks.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";

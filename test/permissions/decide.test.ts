@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { ToolEffect } from "../../src/core/tool.js";
 import { decidePermission } from "../../src/permissions/decide.js";
 import { permissionsFromSettings } from "../../src/permissions/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../src/permissions/modes.js";
 import { type PermissionRules, parseRules } from "../../src/permissions/rules.js";
-import type { ToolEffect } from "../../src/tools/tool.js";
 
 const noRules: PermissionRules = { allow: [], ask: [], deny: [] };
 const target = (tool: string, effect: ToolEffect, subject?: string) => ({ tool, effect, subject });

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { Conversation } from "../../src/core/conversation.js";
 import type { PermissionAsker, PermissionRequest } from "../../src/permissions/ask.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import type { PermissionMode } from "../../src/permissions/modes.js";
@@ -47,7 +48,7 @@ describe("permission extension in the loop", () => {
     const pending = extension.beforeToolCall!(
       { ok: true, call: { id: "1", name: "write_file", arguments: "{}" }, tool, args: { subject: "a.ts" } },
       {
-        messages: [],
+        conversation: new Conversation(),
         turn: 1,
         stats: { turns: 1, toolCalls: 1, blocked: 0, usage: {} as never },
         emit: () => {},

@@ -1,3 +1,4 @@
+import type { StreamDelta } from "../../src/core/events.js";
 import type { Message } from "../../src/core/messages.js";
 import { createAnthropicMessagesProvider } from "../../src/providers/anthropic-messages.js";
 import { createOpenAIChatProvider, type OpenAIChatCompat } from "../../src/providers/openai-chat.js";
@@ -7,7 +8,6 @@ import {
   type ModelRequest,
   type ProviderConfig,
   ProviderError,
-  type StreamDelta,
 } from "../../src/providers/provider.js";
 
 export const DEEPSEEK_COMPAT: OpenAIChatCompat = {

@@ -1,13 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ToolOutput } from "../../src/core/tool.js";
 import { discoverSkills } from "../../src/skills/discover.js";
 import { expandSkillInvocation } from "../../src/skills/invoke.js";
 import { createLoadSkillTool, LoadedSkills } from "../../src/skills/load-skill-tool.js";
 import { closestName } from "../../src/skills/suggest.js";
 import type { Skill } from "../../src/skills/types.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
-import type { ToolContext, ToolOutput } from "../../src/tools/tool.js";
+import type { ToolContext } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
 import { fakeSkill, tempDir, writeSkill } from "./helpers.js";
 

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import type { AgentEvent } from "../../src/agent/events.js";
+import type { AgentEvent } from "../../src/core/events.js";
 import { createSessionHooks } from "../../src/hooks/hooks.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
+import { createTaskTool } from "../../src/subagent/task-tool.js";
 import type { SubagentStopInfo } from "../../src/subagent/types.js";
-import { createTaskTool } from "../../src/tools/task.js";
 import { Workspace } from "../../src/tools/workspace.js";
 import { fakeBaseTools, recordingTool, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
 

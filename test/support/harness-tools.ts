@@ -4,13 +4,15 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import type { AgentEvent, AgentResult } from "../../src/agent/events.js";
 import type { LoopExtension } from "../../src/agent/extension.js";
 import { runAgentLoop } from "../../src/agent/loop.js";
+import { Conversation } from "../../src/core/conversation.js";
+import type { AgentEvent, AgentResult } from "../../src/core/events.js";
 import type { Message } from "../../src/core/messages.js";
+import type { ToolEffect } from "../../src/core/tool.js";
 import type { ModelProvider } from "../../src/providers/provider.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
-import { defineTool, type Tool, type ToolEffect } from "../../src/tools/tool.js";
+import { defineTool, type Tool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
 
 export interface RecordingTool extends Tool {
@@ -53,7 +55,7 @@ export function tempDir(prefix = "hx-test-"): string {
 export interface LoopRun {
   result: AgentResult;
   events: AgentEvent[];
-  messages: Message[];
+  messages: readonly Message[];
 }
 
 /** Runs the real agent loop once with the given pieces. */
@@ -62,14 +64,16 @@ export async function runLoop(options: {
   tools: Tool[];
   extensions?: LoopExtension[];
   prompt?: string;
-  messages?: Message[];
+  messages?: readonly Message[];
   maxTurns?: number;
   root?: string;
   signal?: AbortSignal;
   system?: string;
 }): Promise<LoopRun> {
   const events: AgentEvent[] = [];
-  const messages = options.messages ?? [{ role: "user", content: options.prompt ?? "go" }];
+  const conversation = new Conversation(
+    options.messages ?? [{ role: "user", content: options.prompt ?? "go" }],
+  );
   const result = await runAgentLoop(
     {
       provider: options.provider,
@@ -81,12 +85,12 @@ export async function runLoop(options: {
       emit: (event) => events.push(event),
       signal: options.signal,
     },
-    messages,
+    conversation,
   );
-  return { result, events, messages };
+  return { result, events, messages: conversation.messages };
 }
 
 /** The contents of the tool results in a history, in order. */
-export function toolResults(messages: Message[]): string[] {
+export function toolResults(messages: readonly Message[]): string[] {
   return messages.flatMap((message) => (message.role === "tool" ? [message.content] : []));
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { Conversation } from "../../src/core/conversation.js";
 import type { Message } from "../../src/core/messages.js";
 import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
 import { createTodoReminderExtension } from "../../src/todo/reminder.js";
 import { TodoList } from "../../src/todo/todo-list.js";
-import { createTodoWriteTool } from "../../src/tools/todo-write.js";
+import { createTodoWriteTool } from "../../src/todo/todo-write-tool.js";
 import { recordingTool, runLoop, toolResults } from "../support/harness-tools.js";
 
 const todos = (...statuses: string[]) => ({
@@ -24,7 +25,7 @@ const look = (): ScriptedReply => ({
 });
 
 /** Every assistant message with tool calls is followed directly by exactly its results. */
-function expectCallResultPairsIntact(messages: Message[]) {
+function expectCallResultPairsIntact(messages: readonly Message[]) {
   messages.forEach((message, index) => {
     if (message.role !== "assistant" || message.toolCalls.length === 0) return;
     const following = messages.slice(index + 1, index + 1 + message.toolCalls.length);
@@ -148,8 +149,9 @@ describe("todo reminder", () => {
       { role: "user", content: "go" },
       { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "grep", arguments: "{}" }] },
     ];
+    const conversation = new Conversation(messages);
     const state = {
-      messages,
+      conversation,
       turn: 3,
       stats: {} as never,
       emit: () => {},
@@ -157,6 +159,6 @@ describe("todo reminder", () => {
     };
     await reminder.beforeModelCall!(state);
     await reminder.beforeModelCall!(state);
-    expect(messages).toHaveLength(2);
+    expect(conversation.messages).toHaveLength(2);
   });
 });

@@ -2,9 +2,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
+import type { ToolOutput } from "../../src/core/tool.js";
 import { createBaseTools } from "../../src/tools/base-tools.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
-import type { ToolContext, ToolOutput } from "../../src/tools/tool.js";
+import type { ToolContext } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
 
 /** Temp dirs made by this test file, removed after each test. */

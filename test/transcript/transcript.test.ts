@@ -6,8 +6,10 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextCompactor } from "../../src/context/compactor.js";
 import { pairingProblems } from "../../src/context/turns.js";
+import { Conversation } from "../../src/core/conversation.js";
 import type { Message } from "../../src/core/messages.js";
 import { ScriptedProvider } from "../../src/providers/scripted.js";
+import type { TranscriptLine } from "../../src/transcript/events.js";
 import { projectKey, projectSessionsDir } from "../../src/transcript/paths.js";
 import {
   INTERRUPTED_RESULT,
@@ -44,19 +46,32 @@ async function recordedSession(prompts: string[], id?: string) {
     model.push({ toolCalls: [{ name: "work", arguments: { chars: 50 } }] }, { text: "done" });
   }
   const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "scripted", model: "m1", id });
-  let history: Message[] = [];
   const session = sessionRunner({
     model,
     system: "sys",
     tools: [workTool],
     root,
     extensions: [],
-    observers: [(event) => writer.observe(() => history)(event)],
+    observers: [writer.usageRecorder()],
   });
-  history = session.messages;
+  writer.follow(session.conversation);
   for (const prompt of prompts) await session.run(prompt);
   writer.close();
   return { writer, session };
+}
+
+/** Every readable line of a transcript file, parsed (a line cut by a crash is left out). */
+function transcriptEvents(file: string): TranscriptLine[] {
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as TranscriptLine];
+      } catch {
+        return [];
+      }
+    });
 }
 
 describe("transcript files", () => {
@@ -83,7 +98,8 @@ describe("transcript files", () => {
 
   it("writes nothing for a session that never recorded a message", () => {
     const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
-    writer.syncMessages([]);
+    writer.follow(new Conversation());
+    writer.close();
     expect(listSessions(root)).toEqual([]);
     expect(() => statSync(writer.file)).toThrow();
   });
@@ -127,30 +143,66 @@ describe("transcript files", () => {
   it("replays a compaction: the history after it is what it recorded", async () => {
     const model = new ScriptedProvider([{ text: "summary of the start" }]);
     const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
-    const messages: Message[] = [{ role: "user", content: "one" }];
+    const conversation = new Conversation();
+    writer.follow(conversation);
+    conversation.append({ role: "user", content: "one" });
     for (let i = 0; i < 6; i++) {
-      messages.push({
+      conversation.append({
         role: "assistant",
         content: "",
         toolCalls: [{ id: `c${i}`, name: "t", arguments: "{}" }],
       });
-      messages.push({ role: "tool", toolCallId: `c${i}`, toolName: "t", content: "r".repeat(4_000) });
+      conversation.append({ role: "tool", toolCallId: `c${i}`, toolName: "t", content: "r".repeat(4_000) });
     }
     const compactor = new ContextCompactor({
       provider: model,
       window: 4_000,
       system: "sys",
       toolSchemas: [],
-      beforeDrop: (m) => writer.syncMessages(m),
-      onCompacted: (r) => writer.recordCompaction(r),
     });
-    await compactor.compactNow(messages);
-    messages.push({ role: "user", content: "after" });
-    writer.syncMessages(messages);
+    const record = await compactor.compactNow(conversation);
+    conversation.append({ role: "user", content: "after" });
+    const events = transcriptEvents(writer.file);
+    // One event per change: 13 appends, the compaction, one more append.
+    expect(events.map((e) => e.type)).toEqual([
+      "session",
+      ...Array(13).fill("message"),
+      "compaction",
+      "message",
+    ]);
+    expect(events[14]).toMatchObject({ type: "compaction", droppedMessages: record!.droppedMessages });
     const transcript = readTranscript(writer.file);
     expect(transcript.compactions).toBe(1);
     expect(transcript.messageEvents).toBe(14);
-    expect(transcript.messages).toEqual(messages);
+    expect(transcript.messages).toEqual(conversation.messages);
+  });
+
+  it("keeps each message's meta, so a resumed session still knows what its messages carry", () => {
+    const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
+    const conversation = new Conversation();
+    writer.follow(conversation);
+    conversation.append({ role: "user", content: "go" });
+    conversation.append({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c1", name: "load_skill", arguments: "{}" }],
+    });
+    conversation.append({
+      role: "tool",
+      toolCallId: "c1",
+      toolName: "load_skill",
+      content: "body",
+      meta: { skill: "deploy" },
+    });
+    conversation.append({ role: "user", content: "<reminder>x</reminder>", meta: { kind: "reminder" } });
+    const transcript = readTranscript(writer.file);
+    expect(transcript.messages[2].role === "tool" && transcript.messages[2].meta).toEqual({
+      skill: "deploy",
+    });
+    expect(transcript.messages[3].role === "user" && transcript.messages[3].meta).toEqual({
+      kind: "reminder",
+    });
+    expect(transcriptEvents(writer.file)[0]).toMatchObject({ type: "session", version: 2 });
   });
 });
 
@@ -179,11 +231,52 @@ describe("listing, latest and resume", () => {
     const info = latestSession(root)!;
     const resumed = resumeSession(info);
     expect(resumed.messages).toEqual(session.messages);
-    const history = [...resumed.messages, { role: "user", content: "more" } as Message];
-    resumed.writer.syncMessages(history);
+    const conversation = new Conversation(resumed.messages);
+    resumed.writer.follow(conversation);
+    conversation.append({ role: "user", content: "more" });
     resumed.writer.close();
-    expect(readTranscript(writer.file).messages).toEqual(history);
+    expect(readTranscript(writer.file).messages).toEqual(conversation.messages);
     expect(listSessions(root)).toHaveLength(1);
+    // Resuming writes a `resume` line, not the history again.
+    expect(
+      transcriptEvents(writer.file)
+        .slice(-2)
+        .map((e) => e.type),
+    ).toEqual(["resume", "message"]);
+  });
+
+  it("resumes after a compaction from the compacted history, then appends to it", async () => {
+    const model = new ScriptedProvider([{ text: "summary" }]);
+    const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
+    const conversation = new Conversation();
+    writer.follow(conversation);
+    conversation.append({ role: "user", content: "one" });
+    for (let i = 0; i < 6; i++) {
+      conversation.append({
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: `c${i}`, name: "t", arguments: "{}" }],
+      });
+      conversation.append({ role: "tool", toolCallId: `c${i}`, toolName: "t", content: "r".repeat(4_000) });
+    }
+    const compactor = new ContextCompactor({
+      provider: model,
+      window: 4_000,
+      system: "sys",
+      toolSchemas: [],
+    });
+    await compactor.compactNow(conversation);
+    writer.close();
+    const resumed = resumeSession(latestSession(root)!);
+    expect(resumed.messages).toEqual(conversation.messages);
+    const again = new Conversation(resumed.messages);
+    resumed.writer.follow(again);
+    again.append({ role: "user", content: "next" });
+    resumed.writer.close();
+    expect(readTranscript(writer.file).messages).toEqual([
+      ...conversation.messages,
+      { role: "user", content: "next" },
+    ]);
   });
 });
 
@@ -216,42 +309,51 @@ describe("kill -9 mid-session", () => {
     expect(repairPairs(transcript.messages).changes).toBe(0);
     // The file can be resumed and appended to.
     const resumed = resumeSession(latestSession(root)!);
-    resumed.writer.syncMessages([...resumed.messages, { role: "user", content: "continue" }]);
+    const conversation = new Conversation(resumed.messages);
+    resumed.writer.follow(conversation);
+    conversation.append({ role: "user", content: "continue" });
     resumed.writer.close();
     expect(readTranscript(file).messages.at(-1)).toEqual({ role: "user", content: "continue" });
   }, 20_000);
 });
 
-describe("a rewritten history without a compaction record", () => {
-  it("is recorded whole", () => {
+describe("a replaced history", () => {
+  it("is one history line with its reason (shortening)", () => {
     const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
-    const messages: Message[] = [
-      { role: "user", content: "a" },
-      { role: "assistant", content: "b", toolCalls: [] },
-    ];
-    writer.syncMessages(messages);
-    messages.splice(0, 1);
-    writer.syncMessages(messages);
-    expect(readTranscript(writer.file).messages).toEqual(messages);
+    const conversation = new Conversation();
+    writer.follow(conversation);
+    conversation.append({ role: "user", content: "a" });
+    conversation.append({ role: "assistant", content: "b", toolCalls: [] });
+    conversation.replace([{ role: "user", content: "a, shorter" }], "shorten");
+    const events = transcriptEvents(writer.file);
+    expect(events.map((e) => e.type)).toEqual(["session", "message", "message", "history"]);
+    expect(events[3]).toMatchObject({ reason: "shorten" });
+    expect(readTranscript(writer.file).messages).toEqual(conversation.messages);
   });
 
-  it("is recorded whole when replaced by one as long or longer (/resume loading another session)", () => {
+  it("/resume loading another session: the new history, then appends to it", () => {
     const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
-    const messages: Message[] = [
-      { role: "user", content: "mine" },
-      { role: "assistant", content: "my answer", toolCalls: [] },
-    ];
-    writer.syncMessages(messages);
-    const other: Message[] = [
-      { role: "user", content: "theirs" },
-      { role: "assistant", content: "their answer", toolCalls: [] },
-      { role: "user", content: "and more" },
-    ];
-    messages.splice(0, messages.length, ...other);
-    writer.syncMessages(messages);
-    messages.push({ role: "assistant", content: "next", toolCalls: [] });
-    writer.syncMessages(messages);
-    expect(readTranscript(writer.file).messages).toEqual(messages);
+    const conversation = new Conversation();
+    writer.follow(conversation);
+    conversation.append({ role: "user", content: "mine" });
+    conversation.append({ role: "assistant", content: "my answer", toolCalls: [] });
+    conversation.replace(
+      [
+        { role: "user", content: "theirs" },
+        { role: "assistant", content: "their answer", toolCalls: [] },
+        { role: "user", content: "and more" },
+      ],
+      "resume",
+    );
+    conversation.append({ role: "assistant", content: "next", toolCalls: [] });
+    expect(transcriptEvents(writer.file).map((e) => [e.type, "reason" in e ? e.reason : ""])).toEqual([
+      ["session", ""],
+      ["message", ""],
+      ["message", ""],
+      ["history", "resume"],
+      ["message", ""],
+    ]);
+    expect(readTranscript(writer.file).messages).toEqual(conversation.messages);
   });
 });
 
@@ -262,10 +364,13 @@ describe("appending after a crash mid-write", () => {
     const reopened = TranscriptWriter.reopen(writer.file, readTranscript(writer.file).messages, {
       repaired: true,
     });
+    const conversation = new Conversation(session.messages);
+    reopened.follow(conversation);
+    conversation.append({ role: "user", content: "after the crash" });
     const more: Message[] = [...session.messages, { role: "user", content: "after the crash" }];
-    reopened.syncMessages(more);
     const transcript = readTranscript(writer.file);
     expect(transcript.messages).toEqual(more);
+    expect(transcriptEvents(writer.file).at(-2)).toMatchObject({ type: "history", reason: "repair" });
     expect(transcript.truncatedTail).toBe(false);
     expect(transcript.warnings).toHaveLength(1);
     expect(readFileSync(writer.file, "utf8")).toMatch(/"half a li\n\{"type":"resume"/);

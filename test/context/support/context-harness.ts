@@ -2,9 +2,10 @@
 // a skill-loading stand-in, a tool with outputs of a chosen size, and a model policy that
 // answers summarisation requests (no tools) with a summary.
 import { z } from "zod";
-import type { AgentEvent } from "../../../src/agent/events.js";
 import type { LoopExtension } from "../../../src/agent/extension.js";
 import { runAgentLoop } from "../../../src/agent/loop.js";
+import { Conversation } from "../../../src/core/conversation.js";
+import type { AgentEvent } from "../../../src/core/events.js";
 import type { Message } from "../../../src/core/messages.js";
 import type { ModelRequest } from "../../../src/providers/provider.js";
 import type { ReplyFn, ScriptedProvider, ScriptedReply } from "../../../src/providers/scripted.js";
@@ -68,7 +69,9 @@ export function summaryReply(): ScriptedReply {
 }
 
 export interface SessionRunner {
-  messages: Message[];
+  conversation: Conversation;
+  /** The conversation's messages (a live view). */
+  messages: readonly Message[];
   events: AgentEvent[];
   run(prompt: string, maxTurns?: number): ReturnType<typeof runAgentLoop>;
 }
@@ -80,17 +83,20 @@ export function sessionRunner(options: {
   tools: Tool[];
   root: string;
   extensions: LoopExtension[];
-  observers?: Array<(event: AgentEvent, messages: Message[]) => void>;
+  /** The history to start from. */
+  history?: readonly Message[];
+  observers?: Array<(event: AgentEvent) => void>;
 }): SessionRunner {
-  const messages: Message[] = [];
+  const conversation = new Conversation(options.history);
   const events: AgentEvent[] = [];
   const registry = new ToolRegistry(options.tools);
   const workspace = new Workspace(options.root);
   return {
-    messages,
+    conversation,
+    messages: conversation.messages,
     events,
     run(prompt, maxTurns = 50) {
-      messages.push({ role: "user", content: prompt });
+      conversation.append({ role: "user", content: prompt });
       return runAgentLoop(
         {
           provider: options.model,
@@ -101,10 +107,10 @@ export function sessionRunner(options: {
           extensions: options.extensions,
           emit: (event) => {
             events.push(event);
-            for (const observe of options.observers ?? []) observe(event, messages);
+            for (const observe of options.observers ?? []) observe(event);
           },
         },
-        messages,
+        conversation,
       );
     },
   };

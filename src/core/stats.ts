@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type Usage } from "../core/messages.js";
+import { addUsage, emptyUsage, type Usage } from "./messages.js";
 
 /** Counters for the closing stats line. */
 export interface AgentStats {

@@ -1,19 +1,15 @@
 import { z } from "zod";
-import type { AgentResult } from "../agent/events.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { errorMessage } from "../core/error-message.js";
+import type { AgentResult } from "../core/events.js";
+import type { ToolOutput } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
-import { lastAssistantText, runSubagent } from "../subagent/run-subagent.js";
-import {
-  AGENT_TYPES,
-  type AgentType,
-  SUBAGENT_TOOL_NAMES,
-  selectSubagentTools,
-} from "../subagent/tool-selection.js";
-import type { SubagentStopInfo } from "../subagent/types.js";
-import { ToolRegistry } from "./registry.js";
-import { defineTool, type Tool, type ToolOutput } from "./tool.js";
-import type { Workspace } from "./workspace.js";
+import { ToolRegistry } from "../tools/registry.js";
+import { defineTool, type Tool } from "../tools/tool.js";
+import type { Workspace } from "../tools/workspace.js";
+import { lastAssistantText, runSubagent } from "./run-subagent.js";
+import { AGENT_TYPES, type AgentType, SUBAGENT_TOOL_NAMES, selectSubagentTools } from "./tool-selection.js";
+import type { SubagentStopInfo } from "./types.js";
 
 export const SUBAGENT_MAX_TURNS = 30;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_TODOS, type TodoList } from "../todo/todo-list.js";
-import { defineTool } from "./tool.js";
+import { defineTool } from "../tools/tool.js";
+import { MAX_TODOS, type TodoList } from "./todo-list.js";
 
 const todoParameters = z.object({
   todos: z

@@ -1,6 +1,9 @@
-import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "../core/messages.js";
-import type { ProviderError, StreamDelta } from "../providers/provider.js";
+import type { RunFailure } from "./errors.js";
+import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "./messages.js";
 import type { AgentStats } from "./stats.js";
+
+/** Streamed pieces of the answer, for display while the model is still talking. */
+export type StreamDelta = { type: "text"; text: string } | { type: "reasoning"; text: string };
 
 /** Why a run ended. */
 export type StopKind = "done" | "max_turns" | "aborted" | "error";
@@ -10,7 +13,7 @@ export interface AgentResult {
   text: string;
   stop: StopKind;
   stats: AgentStats;
-  error?: ProviderError;
+  error?: RunFailure;
 }
 
 /**

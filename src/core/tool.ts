@@ -1,0 +1,35 @@
+import type { ToolResultMeta } from "./messages.js";
+
+/**
+ * What a call does to the world. Permission modes decide on this, never on tool names:
+ * `read` never changes anything, `write` changes files, `execute` runs programs,
+ * `none` touches nothing outside the conversation (todo lists, skills).
+ */
+export type ToolEffect = "read" | "write" | "execute" | "none";
+
+/** What a tool returns: text for the model, optionally marked as an error, and facts about it. */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+  /** Kept on the tool-result message (never sent to the model), e.g. which skill it carries. */
+  meta?: ToolResultMeta;
+}
+
+/** A tool as the model sees it: name, description and JSON Schema of its arguments. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * A tool error with a message written for the model. Give the sentence alone
+ * (`file not found: x. Use glob to find the right path.`); the message gets the `Error: `
+ * prefix the model reads on every failed call.
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(`Error: ${message}`);
+    this.name = "ToolError";
+  }
+}

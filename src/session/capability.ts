@@ -1,0 +1,74 @@
+import type { LoopExtension } from "../agent/extension.js";
+import type { Settings } from "../config/settings.js";
+import type { Conversation } from "../core/conversation.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { EventSink } from "../core/events.js";
+import type { UserMessageMeta } from "../core/messages.js";
+import type { ModelProvider } from "../providers/provider.js";
+import type { Tool } from "../tools/tool.js";
+import type { Workspace } from "../tools/workspace.js";
+
+/**
+ * A step a prompt passes through before the model sees it: hooks may refuse it or add
+ * context, a `/skill-name` invocation may expand it. `meta` is kept on the user message.
+ */
+export type PromptFilter = (prompt: string) => Promise<PromptVerdict> | PromptVerdict;
+export type PromptVerdict = { prompt: string; meta?: UserMessageMeta } | { refuse: string };
+
+export interface SlashCommandIO {
+  print: (text: string) => void;
+  emit: EventSink;
+  signal: AbortSignal;
+}
+
+/** A command typed at the interactive prompt as `/name args`. */
+export interface SlashCommand {
+  name: string;
+  usage: string;
+  description: string;
+  run(args: string, io: SlashCommandIO): Promise<void> | void;
+}
+
+/**
+ * One feature of a session, as entries the session collects (skills, permissions, hooks,
+ * todo, subagents, context, transcript, MCP servers, ...). `createSession` builds them in
+ * order; the loop sees only the tools and extensions, the front ends only the commands.
+ * A new feature is a new setup that returns one of these, never a branch in the loop.
+ */
+export interface Capability {
+  name: string;
+  /** Tools of the top-level agent, in the order the model sees them. */
+  tools?: readonly Tool[];
+  /**
+   * Tools that become available later (e.g. servers still starting). The session adds them to
+   * the registry when the promise resolves; a rejection is logged as a warning.
+   */
+  lateTools?: Promise<readonly Tool[]>;
+  /** Loop extensions, in order (the session keeps capability order). */
+  extensions?: readonly LoopExtension[];
+  promptFilters?: readonly PromptFilter[];
+  commands?: readonly SlashCommand[];
+  /** Sections of the system prompt, in order; empty ones are left out. */
+  promptSections?: readonly string[];
+  /** Sees every event of every run, before the front end (transcript usage lines, ...). */
+  observers?: readonly EventSink[];
+  /** Problems found while setting up; the session logs them once. */
+  diagnostics?: readonly Diagnostic[];
+  /** Problems as plain sentences (settings not yet reported as Diagnostics). */
+  warnings?: readonly string[];
+  /** Stops what the capability holds (processes, watchers, servers). Called once, in reverse order. */
+  close?(): Promise<void> | void;
+}
+
+/** What every setup may use: the session's fixed parts, built before any capability. */
+export interface SessionBasics {
+  cwd: string;
+  workspace: Workspace;
+  settings: Settings;
+  /** The session's model (switchable between prompts, see SwitchableModel). */
+  model: ModelProvider;
+  conversation: Conversation;
+  verbose: boolean;
+  /** Writes one line for the user (stderr in the CLI). */
+  log: (line: string) => void;
+}

@@ -1,0 +1,51 @@
+import type { LoopExtension } from "../agent/extension.js";
+import {
+  createPermissionExtension,
+  type PermissionAsker,
+  type PermissionMode,
+  permissionsFromSettings,
+} from "../permissions/index.js";
+import type { Capability, SessionBasics } from "./capability.js";
+
+/** The session's permission mode, changeable between prompts (e.g. by the interactive front end). */
+export interface PermissionModeHandle {
+  readonly mode: PermissionMode;
+  set(mode: PermissionMode): void;
+}
+
+export interface PermissionsCapability extends Capability {
+  /** One instance for the session and its subagents, so an "always" answer holds for all. */
+  extension: LoopExtension;
+  mode: PermissionModeHandle;
+}
+
+/** Permission rules and mode from settings (`--permission-mode` wins), as a loop extension. */
+export function setUpPermissions(
+  basics: SessionBasics,
+  options: { permissionMode?: string; ask?: PermissionAsker },
+): PermissionsCapability {
+  const { mode, rules, warnings } = permissionsFromSettings(
+    basics.settings.permissions,
+    options.permissionMode,
+  );
+  let current = mode;
+  const handle: PermissionModeHandle = {
+    get mode() {
+      return current;
+    },
+    set(next) {
+      current = next;
+    },
+  };
+  const extension = createPermissionExtension({
+    // Read at each call, so a change through the handle applies to the next tool call.
+    get mode() {
+      return current;
+    },
+    rules,
+    projectRoot: basics.workspace.root,
+    workspace: basics.workspace,
+    ask: options.ask,
+  });
+  return { name: "permissions", extensions: [extension], extension, mode: handle, warnings };
+}

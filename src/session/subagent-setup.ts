@@ -1,0 +1,35 @@
+import type { LoopExtension } from "../agent/extension.js";
+import type { SessionHooks } from "../hooks/index.js";
+import { createTaskTool, SUBAGENT_PROMPT_SECTION } from "../subagent/index.js";
+import type { Tool } from "../tools/tool.js";
+import type { Capability, SessionBasics } from "./capability.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+
+/**
+ * `task`: subagents with a fresh context, the base tools, the session's permissions and the
+ * subagent hooks; their system prompt has the project instructions but not the skill catalog.
+ */
+export function setUpSubagents(
+  basics: SessionBasics,
+  options: {
+    baseTools: readonly Tool[];
+    permissions: LoopExtension;
+    hooks: SessionHooks;
+    /** System-prompt sections subagents share with the session (project instructions). */
+    promptSections: readonly string[];
+  },
+): Capability {
+  const system = buildSystemPrompt(basics.workspace.root, [
+    ...options.promptSections,
+    SUBAGENT_PROMPT_SECTION,
+  ]);
+  const task = createTaskTool({
+    provider: basics.model,
+    tools: options.baseTools,
+    workspace: basics.workspace,
+    extensions: [options.hooks.subagentExtension, options.permissions],
+    systemPrompt: system,
+    onSubagentStop: (info) => options.hooks.runSubagentStop(info),
+  });
+  return { name: "subagents", tools: [task] };
+}

@@ -1,0 +1,12 @@
+import { createTodoReminderExtension, createTodoWriteTool, TodoList } from "../todo/index.js";
+import type { Capability, SessionBasics } from "./capability.js";
+
+/** The model's todo list: `todo_write`, shown to the user on each update, and its reminder. */
+export function setUpTodo(basics: SessionBasics): Capability {
+  const todos = new TodoList();
+  return {
+    name: "todo",
+    tools: [createTodoWriteTool(todos, { onUpdate: (rendered) => basics.log(rendered) })],
+    extensions: [createTodoReminderExtension(todos)],
+  };
+}

@@ -1,0 +1,64 @@
+import {
+  findSession,
+  formatSessionList,
+  listSessions,
+  type ResumedSession,
+  readTranscript,
+  TranscriptWriter,
+} from "../transcript/index.js";
+import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
+
+export interface TranscriptCapability extends Capability {
+  writer: TranscriptWriter;
+}
+
+/**
+ * The session's JSONL transcript (a resumed one goes on appending to its own file): the
+ * writer follows the conversation, one event per change, and records each request's usage.
+ * Also `/resume [id]`, which lists saved sessions or loads one's history into this one.
+ */
+export function setUpTranscript(
+  basics: SessionBasics,
+  options: { resume?: ResumedSession },
+): TranscriptCapability {
+  const { conversation, workspace } = basics;
+  const writer =
+    options.resume?.writer ??
+    TranscriptWriter.create({
+      workspaceRoot: workspace.root,
+      provider: basics.model.name,
+      model: basics.model.model,
+      onError: (error) =>
+        basics.log(`warning: the session transcript could not be written: ${error.message}`),
+    });
+  const unfollow = writer.follow(conversation);
+  const resumeCommand: SlashCommand = {
+    name: "resume",
+    usage: "/resume [id]",
+    description: "list saved sessions, or load one's history into this conversation",
+    run(args, io) {
+      if (!args.trim()) {
+        io.print(formatSessionList(listSessions(workspace.root)));
+        return;
+      }
+      const lookup = findSession(workspace.root, args);
+      if (lookup.kind !== "found") {
+        io.print(lookup.message);
+        return;
+      }
+      const transcript = readTranscript(lookup.session.file);
+      conversation.replace(transcript.messages, "resume");
+      io.print(`Resumed ${lookup.session.id}: ${transcript.messages.length} messages.`);
+    },
+  };
+  return {
+    name: "transcript",
+    observers: [writer.usageRecorder()],
+    commands: [resumeCommand],
+    close() {
+      unfollow();
+      writer.close();
+    },
+    writer,
+  };
+}

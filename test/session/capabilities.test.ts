@@ -1,0 +1,204 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { LoopExtension } from "../../src/agent/extension.js";
+import type { AgentEvent } from "../../src/core/events.js";
+import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
+import type { Capability, SessionBasics } from "../../src/session/capability.js";
+import { createSession, type SessionEnvironment } from "../../src/session/create-session.js";
+import { defineTool } from "../../src/tools/tool.js";
+
+let home: string;
+let cwd: string;
+let savedHome: string | undefined;
+beforeEach(() => {
+  savedHome = process.env.HOME;
+  home = mkdtempSync(path.join(os.tmpdir(), "hx-home-"));
+  cwd = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+  process.env.HOME = home;
+});
+afterEach(() => {
+  process.env.HOME = savedHome;
+});
+
+const probe = defineTool({
+  name: "probe",
+  description: "Probes.",
+  parameters: z.object({}),
+  effect: "none",
+  execute: async () => "probed",
+});
+const late = defineTool({
+  name: "late_tool",
+  description: "Arrives after start-up.",
+  parameters: z.object({}),
+  effect: "none",
+  execute: async () => "late",
+});
+
+/** A capability with one of everything, recording what the session does with it. */
+function probeCapability(seen: { turns: number[]; closed: number; basics?: SessionBasics }): Capability {
+  const extension: LoopExtension = {
+    name: "probe-extension",
+    beforeModelCall: (state) => {
+      seen.turns.push(state.turn);
+    },
+    afterToolCall: (_prepared, output) => ({
+      ...output,
+      content: `${output.content} (seen by the extension)`,
+    }),
+  };
+  let resolveLate: (tools: readonly (typeof late)[]) => void = () => {};
+  const lateTools = new Promise<readonly (typeof late)[]>((resolve) => {
+    resolveLate = resolve;
+  });
+  setTimeout(() => resolveLate([late]), 0);
+  return {
+    name: "probe",
+    tools: [probe],
+    lateTools,
+    extensions: [extension],
+    promptFilters: [(prompt) => ({ prompt: `${prompt} [filtered]`, meta: { kind: "announcement" } })],
+    commands: [
+      { name: "ping", usage: "/ping", description: "answers pong", run: (_args, io) => io.print("pong") },
+    ],
+    promptSections: ["## Probe section\nProbes exist."],
+    close: () => {
+      seen.closed += 1;
+    },
+  };
+}
+
+function environment(model: ScriptedProvider, extra: Partial<SessionEnvironment> = {}): SessionEnvironment {
+  return {
+    cwd,
+    provider: model,
+    settings: { merged: {}, files: [], diagnostics: [] },
+    maxTurns: 10,
+    verbose: false,
+    contextWindow: 100_000,
+    log: () => {},
+    ...extra,
+  };
+}
+
+describe("a capability plugs into the session", () => {
+  it("its tool, extension, prompt filter, command and prompt section reach the loop and the request", async () => {
+    const seen = { turns: [] as number[], closed: 0 };
+    const model = new ScriptedProvider([
+      { toolCalls: [{ name: "probe", arguments: {} }] },
+      { text: "done" },
+    ] satisfies ScriptedReply[]);
+    const session = await createSession(
+      environment(model, { extraCapabilities: () => [probeCapability(seen)] }),
+    );
+
+    const events: AgentEvent[] = [];
+    const result = await session.run("go", { emit: (e) => events.push(e) });
+    expect(result.stop).toBe("done");
+
+    const request = model.requests[0];
+    expect(request.system).toContain("## Probe section\nProbes exist.");
+    expect(request.tools.map((t) => t.name)).toContain("probe");
+    expect(request.messages[0]).toMatchObject({ role: "user", content: "go [filtered]" });
+    expect(seen.turns).toEqual([0, 1]);
+    const result0 = model.requests[1].messages.find((m) => m.role === "tool");
+    expect(result0?.content).toBe("probed (seen by the extension)");
+    // The filter's meta is kept on the message (the wire builders leave it out).
+    expect(session.conversation.messages[0]).toMatchObject({ meta: { kind: "announcement" } });
+    expect(session.commands.map((c) => c.name)).toContain("ping");
+    expect(session.toolSchemas().map((t) => t.name)).toContain("probe");
+
+    await session.close();
+    await session.close();
+    expect(seen.closed).toBe(1);
+  });
+
+  it("tools that arrive after start-up are in the next request", async () => {
+    const seen = { turns: [] as number[], closed: 0 };
+    const model = new ScriptedProvider([{ text: "one" }, { text: "two" }]);
+    const session = await createSession(
+      environment(model, { extraCapabilities: () => [probeCapability(seen)] }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await session.run("first", { emit: () => {} });
+    expect(model.requests[0].tools.map((t) => t.name)).toContain("late_tool");
+    await session.close();
+  });
+
+  it("the permission mode handle changes what the next tool call may do", async () => {
+    const writes = defineTool({
+      name: "writes",
+      description: "Writes.",
+      parameters: z.object({}),
+      effect: "write",
+      execute: async () => "written",
+    });
+    const model = new ScriptedProvider([
+      { toolCalls: [{ name: "writes", arguments: {} }] },
+      { text: "refused" },
+      { toolCalls: [{ name: "writes", arguments: {} }] },
+      { text: "ok" },
+    ]);
+    const session = await createSession(
+      environment(model, { extraCapabilities: () => [{ name: "writer", tools: [writes] }] }),
+    );
+    expect(session.permissions.mode).toBe("default");
+    await session.run("try", { emit: () => {} });
+    expect(model.requests[1].messages.at(-1)).toMatchObject({ role: "tool", isError: true });
+    session.permissions.set("acceptEdits");
+    await session.run("again", { emit: () => {} });
+    expect(model.requests[3].messages.at(-1)).toMatchObject({ role: "tool", content: "written" });
+    await session.close();
+  });
+
+  it("the model handle switches every later request to the new model", async () => {
+    const first = new ScriptedProvider([{ text: "from the first" }]);
+    const second = new ScriptedProvider([{ text: "from the second" }]);
+    const session = await createSession(environment(first));
+    await session.run("a", { emit: () => {} });
+    session.model.switchTo(second);
+    const result = await session.run("b", { emit: () => {} });
+    expect(result.text).toBe("from the second");
+    expect(second.requests[0].messages.map((m) => m.content)).toEqual(["a", "from the first", "b"]);
+    await session.close();
+  });
+
+  it("the transcript follows the conversation: one line per message, /resume as a history line", async () => {
+    const model = new ScriptedProvider([{ text: "first answer" }, { text: "second answer" }]);
+    const session = await createSession(environment(model));
+    await session.run("first", { emit: () => {} });
+    const other = await createSession(environment(new ScriptedProvider([{ text: "other answer" }])));
+    await other.run("other task", { emit: () => {} });
+    await other.close();
+
+    const printed: string[] = [];
+    const resume = session.commands.find((c) => c.name === "resume");
+    await resume?.run(other.transcript.id, {
+      print: (t) => printed.push(t),
+      emit: () => {},
+      signal: new AbortController().signal,
+    });
+    expect(printed[0]).toMatch(/^Resumed .*: 2 messages\.$/);
+    expect(session.conversation.messages.map((m) => m.content)).toEqual(["other task", "other answer"]);
+    await session.run("continue", { emit: () => {} });
+    await session.close();
+
+    const lines = readFileSync(session.transcript.file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; reason?: string });
+    expect(lines.map((l) => (l.reason ? `${l.type}:${l.reason}` : l.type))).toEqual([
+      "session",
+      "message",
+      "message",
+      "usage",
+      "history:resume",
+      "message",
+      "message",
+      "usage",
+    ]);
+  });
+});

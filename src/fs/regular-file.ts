@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { type FileHandle, open, stat } from "node:fs/promises";
 
 /** What a path turned out to be when it is not a regular file. */
 export function fileKind(stats: Stats): string {
@@ -10,19 +11,65 @@ export function fileKind(stats: Stats): string {
   return "not a regular file";
 }
 
+/** A path that exists but is not a regular file (a directory, FIFO, socket or device). */
+export class NotARegularFile extends Error {
+  constructor(readonly stats: Stats) {
+    super(`is ${fileKind(stats)}, not a regular file`);
+    this.name = "NotARegularFile";
+  }
+}
+
+/**
+ * Opens a regular file for reading, never anything else: stats first (so a device or FIFO is
+ * never opened at all), then opens non-blocking and checks the open descriptor is the same
+ * regular file (a swap in between cannot make it hang). Throws NotARegularFile, or the
+ * filesystem's own error (ENOENT, EACCES).
+ */
+export async function openRegularFile(file: string): Promise<{ handle: FileHandle; stats: Stats }> {
+  const before = await stat(file);
+  if (!before.isFile()) throw new NotARegularFile(before);
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.ino !== before.ino || stats.dev !== before.dev)
+      throw new NotARegularFile(stats);
+    return { handle, stats };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** The whole content of an open file, or undefined when it holds more than `maxBytes`. */
+export async function readAllCapped(handle: FileHandle, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(Math.min(1024 * 1024, maxBytes + 1 - total));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) return undefined;
+  }
+}
+
 export type SmallFileRead =
   | { ok: true; text: string }
   | { ok: false; reason: "missing" | "not-a-file" | "too-large" | "unreadable"; message: string };
 
 /**
  * Reads a small text file (settings, scripts, instructions) without ever blocking or reading
- * without bound: opens it non-blocking (a FIFO with no writer would otherwise hang), checks
- * on the open descriptor that it is a regular file (no FIFO, socket, device or directory),
+ * without bound: stats it first (a FIFO, socket, device or directory is never opened), opens
+ * it non-blocking and checks again on the open descriptor (a FIFO swapped in cannot hang it),
  * and refuses more than `maxBytes`. Never throws.
  */
 export function readSmallFileSync(file: string, maxBytes: number): SmallFileRead {
   let fd: number;
   try {
+    const before = statSync(file);
+    if (!before.isFile())
+      return { ok: false, reason: "not-a-file", message: `is ${fileKind(before)}, not a file` };
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

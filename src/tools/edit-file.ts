@@ -1,13 +1,19 @@
-import { readFile, writeFile } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import { createPatch } from "diff";
 import { z } from "zod";
 import { ToolError } from "../core/tool.js";
+import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
+import { formatBytes, readAllCapped } from "../fs/regular-file.js";
+import { openForTool } from "./file-open.js";
+import { writeForTool } from "./file-write.js";
 import { findLooseMatch, findOccurrences, lineAt, replaceAt } from "./text-match.js";
 import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { pathRuleSubject } from "./workspace.js";
 
 const MAX_DIFF_CHARS = 8_000;
+/** Larger files are edited with bash (sed, a script), not read whole into memory. */
+const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 /** How many match locations a "several matches" error lists. */
 const MAX_LISTED_MATCHES = 10;
 
@@ -38,12 +44,7 @@ export const editFileTool = defineTool({
     if (args.old_text === args.new_text)
       throw new ToolError("old_text and new_text are identical; nothing to change.");
 
-    const raw = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT")
-        throw new ToolError(`file not found: ${shown}. To create it, use write_file.`);
-      if (error.code === "EISDIR") throw new ToolError(`${shown} is a directory, not a file.`);
-      throw error;
-    });
+    const { raw, stats } = await readUtf8ForEdit(file, shown);
     const { bom, text, crlf } = decodeText(raw);
     const oldText = toLf(args.old_text);
     const newText = toLf(args.new_text);
@@ -60,11 +61,50 @@ export const editFileTool = defineTool({
     }
 
     const updated = replaceAt(text, offsets, oldText.length, newText);
-    await writeFile(file, encodeText(updated, bom, crlf), "utf8");
+    await writeForTool(ctx.workspace, file, shown, encodeText(updated, bom, crlf), stats);
     const count = offsets.length === 1 ? "1 occurrence" : `${offsets.length} occurrences`;
     return `Edited ${shown}: replaced ${count}.\n${diffOf(shown, text, updated)}`;
   },
 });
+
+/**
+ * The file's text, only when editing it cannot damage it: a regular file, at most
+ * MAX_EDIT_BYTES, no binary content, valid UTF-8 throughout (so decoding and encoding again
+ * gives back every byte outside the edited text).
+ */
+async function readUtf8ForEdit(file: string, shown: string): Promise<{ raw: string; stats: Stats }> {
+  const { handle, stats } = await openForTool(file, shown, {
+    missing: "To create it, use write_file.",
+    directory: "Give the path of a file in it.",
+  });
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readAllCapped(handle, MAX_EDIT_BYTES);
+  } finally {
+    await handle.close();
+  }
+  if (bytes === undefined) {
+    throw new ToolError(
+      `${shown} is ${formatBytes(stats.size)}; edit_file edits files up to ${formatBytes(MAX_EDIT_BYTES)}. Use bash (sed or a short script) for larger files.`,
+    );
+  }
+  const kind = binaryKind(bytes.subarray(0, SNIFF_BYTES));
+  if (kind !== undefined) {
+    throw new ToolError(
+      `${shown} is a binary file (${kind}, ${formatBytes(bytes.length)}); edit_file only edits UTF-8 text, so it was not touched.`,
+    );
+  }
+  const bad = invalidUtf8Offset(bytes);
+  if (bad !== -1) {
+    const line = bytes.subarray(0, bad).filter((byte) => byte === 0x0a).length + 1;
+    throw new ToolError(
+      `${shown} is not valid UTF-8 (byte 0x${bytes[bad].toString(16).toUpperCase().padStart(2, "0")} on line ${line}; it may be latin-1 or another encoding). ` +
+        "edit_file refuses it rather than corrupt those bytes; it was not touched. Convert it first " +
+        `(e.g. iconv -f latin1 -t utf-8) or change it with bash.`,
+    );
+  }
+  return { raw: new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), stats };
+}
 
 interface DecodedText {
   bom: string;

@@ -1,8 +1,9 @@
-import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { z } from "zod";
 import { ToolError } from "../core/tool.js";
+import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
+import { formatBytes } from "../fs/regular-file.js";
+import { openForTool } from "./file-open.js";
+import { readLineWindow, type WindowLine } from "./line-window.js";
 import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { pathRuleSubject } from "./workspace.js";
@@ -10,8 +11,10 @@ import { pathRuleSubject } from "./workspace.js";
 const MAX_LINES = 2000;
 const MAX_LINE_CHARS = 2000;
 const MAX_OUTPUT_CHARS = 50_000;
-/** Bytes sniffed for a NUL to tell binary from text. */
-const SNIFF_BYTES = 8192;
+/** Bytes kept of each line: enough for MAX_LINE_CHARS characters of any script. */
+const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
+/** Larger files are not scanned to the end just to count their lines. */
+const COUNT_ALL_BYTES = 64 * 1024 * 1024;
 
 const parameters = z.object({
   path: z.string().min(1).describe("File path, relative to the workspace root or absolute"),
@@ -24,85 +27,91 @@ export const readFileTool = defineTool({
   description:
     `Reads a text file with line numbers. At most ${MAX_LINES} lines and ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} chars per call; ` +
     `lines over ${MAX_LINE_CHARS} chars are cut. When more remains the result ends with the offset to continue from. ` +
-    `Binary files are refused; use glob to list a directory.`,
+    `Binary files are described, not shown; use glob to list a directory.`,
   parameters,
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
   async execute(args, ctx) {
     const file = ctx.workspace.resolveForRead(args.path);
     const shown = ctx.workspace.relative(file);
-    const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-      throw new ToolError(`file not found: ${shown}. Use glob to find the right path.`);
+    const { handle, stats } = await openForTool(file, shown, {
+      missing: "Use glob to find the right path.",
+      directory: `Use glob (e.g. pattern "*" with path "${shown}") to list it.`,
     });
-    if (info.isDirectory()) {
-      throw new ToolError(
-        `${shown} is a directory, not a file. Use glob (e.g. pattern "*" with path "${shown}") to list it.`,
+    try {
+      const head = Buffer.alloc(Math.min(SNIFF_BYTES, stats.size));
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      const kind = binaryKind(head.subarray(0, bytesRead));
+      if (kind !== undefined) {
+        throw new ToolError(
+          `${shown} is a binary file (${kind}, ${formatBytes(stats.size)}); read_file only shows text. ` +
+            "Use bash (e.g. file, xxd | head) to inspect it.",
+        );
+      }
+
+      const start = args.offset ?? 1;
+      const limit = Math.min(args.limit ?? MAX_LINES, MAX_LINES);
+      const window = await readLineWindow(handle, {
+        start,
+        limit,
+        maxLineBytes: MAX_LINE_BYTES,
+        countAll: stats.size <= COUNT_ALL_BYTES,
+        signal: ctx.signal,
+      });
+      const total = window.total;
+      if (total === 0) return `(${shown} is empty)`;
+      if (total !== undefined && start > total) {
+        throw new ToolError(`offset ${start} is past the end of ${shown}, which has ${total} lines.`);
+      }
+
+      const text = renderWindow(
+        window.lines,
+        start,
+        total,
+        total === undefined ? `${shown} is ${formatBytes(stats.size)}` : `${total} lines in total`,
       );
+      const notUtf8 = invalidUtf8Offset(head.subarray(0, bytesRead), bytesRead < stats.size) !== -1;
+      return notUtf8
+        ? `${text}\n[${shown} is not valid UTF-8 (latin-1 or another encoding?): bytes that are not UTF-8 show as \uFFFD. edit_file will refuse it.]`
+        : text;
+    } finally {
+      await handle.close();
     }
-    if (await isBinary(file)) {
-      throw new ToolError(`${shown} is a binary file (${info.size} bytes); read_file only shows text.`);
-    }
-
-    const start = args.offset ?? 1;
-    const limit = Math.min(args.limit ?? MAX_LINES, MAX_LINES);
-    const { lines, total } = await readLineWindow(file, start, limit, ctx.signal);
-    if (total === 0) return `(${shown} is empty)`;
-    if (start > total) {
-      throw new ToolError(`offset ${start} is past the end of ${shown}, which has ${total} lines.`);
-    }
-
-    const body = lines.map((line, i) => formatLine(start + i, line)).join("\n");
-    const truncated = truncate(body, {
-      maxChars: MAX_OUTPUT_CHARS,
-      keep: "head",
-      nextStep: (cut) => `Use offset=${start + cut.keptHeadLines} to continue (${total} lines in total).`,
-    });
-    if (truncated.cut) return truncated.text;
-    const end = start + lines.length - 1;
-    if (end >= total) return body;
-    return `${body}\n[… ${total - end} more lines. Use offset=${end + 1} to continue (${total} lines in total).]`;
   },
 });
 
-function formatLine(number: number, line: string): string {
-  const text =
-    line.length > MAX_LINE_CHARS
-      ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length - MAX_LINE_CHARS} more chars]`
-      : line;
-  return `${String(number).padStart(6)}\t${text}`;
-}
-
-async function isBinary(file: string): Promise<boolean> {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Streams the file, keeping only lines [start, start + limit) and counting all of them. */
-async function readLineWindow(
-  file: string,
+/** Numbered lines, cut to the output cap, with the offset to continue from when more remain. */
+function renderWindow(
+  lines: WindowLine[],
   start: number,
-  limit: number,
-  signal: AbortSignal,
-): Promise<{ lines: string[]; total: number }> {
-  const stream = createReadStream(file, { encoding: "utf8", signal });
-  const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  const lines: string[] = [];
-  let total = 0;
-  try {
-    for await (const line of reader) {
-      total++;
-      if (total >= start && total < start + limit) lines.push(line);
-    }
-  } finally {
-    reader.close();
-    stream.destroy();
+  total: number | undefined,
+  totalNote: string,
+): string {
+  const body = lines.map((line, i) => formatLine(start + i, line)).join("\n");
+  const truncated = truncate(body, {
+    maxChars: MAX_OUTPUT_CHARS,
+    keep: "head",
+    nextStep: (cut) => `Use offset=${start + cut.keptHeadLines} to continue (${totalNote}).`,
+  });
+  if (truncated.cut) return truncated.text;
+  const end = start + lines.length - 1;
+  if (total === undefined)
+    return `${body}\n[… more lines follow. Use offset=${end + 1} to continue (${totalNote}).]`;
+  if (end >= total) return body;
+  return `${body}\n[… ${total - end} more lines. Use offset=${end + 1} to continue (${totalNote}).]`;
+}
+
+function formatLine(number: number, line: WindowLine): string {
+  let text = line.text;
+  if (text.length > MAX_LINE_CHARS) {
+    text = text.slice(0, MAX_LINE_CHARS);
+    // The first MAX_LINE_CHARS chars were cut from bytes we kept whole, or from a longer line.
+    const rest = line.cut
+      ? `${(line.bytes - Buffer.byteLength(text)).toLocaleString("en-US")} more bytes`
+      : `${line.text.length - MAX_LINE_CHARS} more chars`;
+    text = `${text}… [line cut: ${rest}]`;
+  } else if (line.cut) {
+    text = `${text}… [line cut: ${(line.bytes - Buffer.byteLength(text)).toLocaleString("en-US")} more bytes]`;
   }
-  return { lines, total };
+  return `${String(number).padStart(6)}\t${text}`;
 }

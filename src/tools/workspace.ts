@@ -39,6 +39,11 @@ export class Workspace {
     throw outside(input, resolved, this.root);
   }
 
+  /** True when a real path (symlinks already resolved) may be written: inside the root. */
+  isWritable(realPath: string): boolean {
+    return isInside(realPath, this.root);
+  }
+
   /** A path relative to the workspace root, for display ("." for the root). */
   relative(absolute: string): string {
     const rel = path.relative(this.root, absolute);

@@ -1,7 +1,5 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
-import { ToolError } from "../core/tool.js";
+import { writeForTool } from "./file-write.js";
 import { defineTool } from "./tool.js";
 import { pathRuleSubject } from "./workspace.js";
 
@@ -13,7 +11,8 @@ const parameters = z.object({
 export const writeFileTool = defineTool({
   name: "write_file",
   description:
-    "Writes a file with the given content, creating missing parent folders; an existing file is replaced entirely. " +
+    "Writes a file with the given content, creating missing parent folders; an existing file is replaced entirely " +
+    "(atomically: on failure it is left as it was). " +
     "To change part of a file, use edit_file.",
   parameters,
   effect: "write",
@@ -21,15 +20,9 @@ export const writeFileTool = defineTool({
   async execute(args, ctx) {
     const file = ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(file);
-    const existing = await stat(file).catch(() => undefined);
-    if (existing?.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path.`);
-    await mkdir(path.dirname(file), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST" && error.code !== "ENOTDIR") throw error;
-      throw new ToolError(`cannot write ${shown}: part of its folder path is an existing file.`);
-    });
-    await writeFile(file, args.content, "utf8");
+    const { created } = await writeForTool(ctx.workspace, file, shown, args.content);
     const bytes = Buffer.byteLength(args.content, "utf8");
-    return `${existing ? "Overwrote" : "Created"} ${shown} (${bytes} bytes, ${plural(countLines(args.content), "line")}).`;
+    return `${created ? "Created" : "Overwrote"} ${shown} (${bytes} bytes, ${plural(countLines(args.content), "line")}).`;
   },
 });
 

@@ -36,12 +36,13 @@ describe("createBaseTools", () => {
   it("turns filesystem failures into error results the model can act on", async () => {
     const { call } = setup({ "file.txt": "x" });
     expect(await call("write_file", { path: "file.txt/child.txt", content: "y" })).toEqual({
-      content: "Error: cannot write file.txt/child.txt: part of its folder path is an existing file.",
+      content:
+        "Error: could not write file.txt/child.txt: part of its folder path is an existing file. Nothing was changed on disk.",
       isError: true,
     });
     const raw = await call("read_file", { path: "file.txt/child.txt" });
     expect(raw.isError).toBe(true);
-    expect(raw.content).toMatch(/^Error: ENOTDIR/);
+    expect(raw.content).toBe("Error: file not found: file.txt/child.txt. Use glob to find the right path.");
   });
 
   it("loads ripgrep lazily, so it stays out of the bundle", () => {

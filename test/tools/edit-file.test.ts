@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { setup } from "./helpers.js";
@@ -103,5 +104,48 @@ describe("edit_file", () => {
     const result = await call("edit_file", { path: "big.txt", old_text: "START", new_text: big });
     expect(result.content.length).toBeLessThanOrEqual(8_100);
     expect(result.content).toMatch(/more not shown\. Use read_file to check the rest of the change\.\]$/);
+  });
+});
+
+describe("edit_file never corrupts a file", () => {
+  it("refuses a latin-1 file, naming the byte and line, and leaves every byte as it was", async () => {
+    const latin1 = Buffer.from("caf\xe9\nna\xefve\nplain\n", "latin1");
+    const { root, call } = setup({ "old.txt": latin1 });
+    const result = await call("edit_file", { path: "old.txt", old_text: "plain", new_text: "PLAIN" });
+    expect(result).toEqual({
+      content:
+        "Error: old.txt is not valid UTF-8 (byte 0xE9 on line 1; it may be latin-1 or another encoding). edit_file refuses it rather than corrupt those bytes; it was not touched. Convert it first (e.g. iconv -f latin1 -t utf-8) or change it with bash.",
+      isError: true,
+    });
+    expect(readFileSync(path.join(root, "old.txt")).equals(latin1)).toBe(true);
+  });
+
+  it("refuses a binary file (a PNG) and describes it", async () => {
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]),
+      Buffer.from("IHDR text"),
+    ]);
+    const { root, call } = setup({ "logo.png": png });
+    const result = await call("edit_file", { path: "logo.png", old_text: "IHDR", new_text: "XXXX" });
+    expect(result.content).toBe(
+      "Error: logo.png is a binary file (PNG image, 18 bytes); edit_file only edits UTF-8 text, so it was not touched.",
+    );
+    expect(readFileSync(path.join(root, "logo.png")).equals(png)).toBe(true);
+  });
+
+  it("keeps a BOM, CRLF endings, multi-byte text and the file's mode", async () => {
+    const { root, call } = setup({ "w.txt": "\uFEFFzoë\r\n日本\r\nend\r\n" });
+    chmodSync(path.join(root, "w.txt"), 0o751);
+    await call("edit_file", { path: "w.txt", old_text: "日本", new_text: "にほん" });
+    expect(readFileSync(path.join(root, "w.txt"), "utf8")).toBe("\uFEFFzoë\r\nにほん\r\nend\r\n");
+    expect(statSync(path.join(root, "w.txt")).mode & 0o777).toBe(0o751);
+    expect(readdirSync(root)).toEqual(["w.txt"]);
+  });
+
+  it("refuses a FIFO without waiting on it", async () => {
+    const { root, call } = setup();
+    execFileSync("mkfifo", [path.join(root, "pipe")]);
+    const result = await call("edit_file", { path: "pipe", old_text: "a", new_text: "b" });
+    expect(result.content).toMatch(/^Error: pipe is a named pipe \(FIFO\), not a regular file/);
   });
 });

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readFileTool } from "../../src/tools/read-file.js";
@@ -59,7 +61,8 @@ describe("read_file", () => {
     const { call } = setup({ "image.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]) });
     const result = await call("read_file", { path: "image.png" });
     expect(result).toEqual({
-      content: "Error: image.png is a binary file (7 bytes); read_file only shows text.",
+      content:
+        "Error: image.png is a binary file (PNG image, 7 bytes); read_file only shows text. Use bash (e.g. file, xxd | head) to inspect it.",
       isError: true,
     });
   });
@@ -98,6 +101,46 @@ describe("read_file", () => {
     workspace.allowRead(skillDir);
     expect((await call("read_file", { path: path.join(skillDir, "SKILL.md") })).content).toBe(
       "     1\tskill body",
+    );
+  });
+
+  it("refuses a FIFO at once (never waits for a writer) and never opens a device", async () => {
+    const { root, workspace, call } = setup();
+    execFileSync("mkfifo", [path.join(root, "pipe")]);
+    symlinkSync("/dev/zero", path.join(root, "zero"));
+    workspace.allowRead("/dev");
+    expect(await call("read_file", { path: "pipe" })).toEqual({
+      content:
+        "Error: pipe is a named pipe (FIFO), not a regular file; file tools only open regular files, so it was not touched.",
+      isError: true,
+    });
+    expect((await call("read_file", { path: "zero" })).content).toMatch(
+      /^Error: \S*dev\/zero is a device, not a regular file/,
+    );
+  });
+
+  it("reads a huge line in bounded pieces and says how much was cut", async () => {
+    const { call } = setup({ "big.txt": `${"é".repeat(3_000_000)}\nshort\r\n` });
+    const result = await call("read_file", { path: "big.txt" });
+    const [first, second] = result.content.split("\n");
+    expect(first).toBe(`     1\t${"é".repeat(2000)}… [line cut: 5,996,000 more bytes]`);
+    expect(second).toBe("     2\tshort");
+  });
+
+  it("shows a latin-1 file with a note instead of silently mangling it", async () => {
+    const { call } = setup({ "old.txt": Buffer.from("caf\xe9\n", "latin1") });
+    expect((await call("read_file", { path: "old.txt" })).content).toBe(
+      "     1\tcaf\uFFFD\n[old.txt is not valid UTF-8 (latin-1 or another encoding?): bytes that are not UTF-8 show as \uFFFD. edit_file will refuse it.]",
+    );
+  });
+
+  it("describes what kind of binary a file is, with its size", async () => {
+    const { call } = setup({ "a.gz": Buffer.from([0x1f, 0x8b, 8, 0, 0, 0]), blob: Buffer.alloc(3000) });
+    expect((await call("read_file", { path: "a.gz" })).content).toMatch(
+      /a\.gz is a binary file \(gzip archive, 6 bytes\)/,
+    );
+    expect((await call("read_file", { path: "blob" })).content).toMatch(
+      /blob is a binary file \(binary data, 2\.9 KB\)/,
     );
   });
 

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { countLines } from "../../src/tools/write-file.js";
@@ -47,5 +48,32 @@ describe("write_file", () => {
     expect(countLines("a\n")).toBe(1);
     expect(countLines("a\nb")).toBe(2);
     expect(countLines("\n\n")).toBe(2);
+  });
+});
+
+describe("write_file is atomic and stays what it claims", () => {
+  it("keeps the file's mode, leaves no temporary file, and writes through a symlink to its target", async () => {
+    const { root, call } = setup({ "run.sh": "echo old\n", "real/target.txt": "old" });
+    chmodSync(path.join(root, "run.sh"), 0o755);
+    symlinkSync("real/target.txt", path.join(root, "link.txt"));
+    await call("write_file", { path: "run.sh", content: "echo new\n" });
+    await call("write_file", { path: "link.txt", content: "new" });
+    expect(statSync(path.join(root, "run.sh")).mode & 0o777).toBe(0o755);
+    expect(lstatSync(path.join(root, "link.txt")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(path.join(root, "real/target.txt"), "utf8")).toBe("new");
+    expect(readdirSync(root).sort()).toEqual(["link.txt", "real", "run.sh"]);
+    expect(readdirSync(path.join(root, "real"))).toEqual(["target.txt"]);
+  });
+
+  it("refuses to write into a FIFO (no hang) and leaves it in place", async () => {
+    const { root, call } = setup();
+    execFileSync("mkfifo", [path.join(root, "pipe")]);
+    const result = await call("write_file", { path: "pipe", content: "x" });
+    expect(result).toEqual({
+      content:
+        "Error: could not write pipe: it is a named pipe (FIFO), not a regular file. Nothing was changed on disk.",
+      isError: true,
+    });
+    expect(lstatSync(path.join(root, "pipe")).isFIFO()).toBe(true);
   });
 });

@@ -23,8 +23,6 @@ try {
     target: "node20",
     sourcemap: "linked",
     minify: true,
-    // Error classes are told apart by name (the SDKs' APIConnectionError, ...): keep names.
-    keepNames: true,
     external: ["@vscode/ripgrep"],
     chunkNames: "chunks/[name]-[hash]",
     banner: {

@@ -55,6 +55,9 @@ export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
     script: config.script ? path.resolve(config.script) : undefined,
     timeoutMs: config.requestTimeoutMs,
     maxRetries: config.maxRetries,
+    streamIdleTimeoutMs: config.streamIdleTimeoutMs,
+    maxRetryWaitMs: config.maxRetryWaitMs,
+    maxResponseBytes: config.maxResponseBytes,
   });
   return { ...resolved, provider };
 }

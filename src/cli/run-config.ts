@@ -1,5 +1,6 @@
 import type { Settings } from "../config/settings.js";
 import { parsePermissionMode } from "../permissions/modes.js";
+import { CALL_LIMIT_DEFAULTS, MAX_TIMER_MS } from "../providers/limits.js";
 
 /** Options shared by `hx agent` and the interactive session, as commander parses them. */
 export interface RunFlags {
@@ -34,16 +35,22 @@ export interface RunConfig {
   permissionMode?: string;
   /** `--context-window` as typed; resolved with env, settings and the model table later. */
   contextWindowFlag?: string;
-  /** Retries on 429, 5xx and dropped connections (HX_MAX_RETRIES). */
+  /** Retries on 429, 5xx, connection errors, dropped and stalled streams (HX_MAX_RETRIES). */
   maxRetries: number;
-  /** Request timeout (HX_REQUEST_TIMEOUT_MS). */
+  /** Longest wait for a response to begin (HX_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs: number;
+  /** Longest silence inside a stream before it is retried (HX_STREAM_IDLE_TIMEOUT_MS). */
+  streamIdleTimeoutMs: number;
+  /** Longest `Retry-After` waited out (HX_RETRY_MAX_WAIT_MS). */
+  maxRetryWaitMs: number;
+  /** Largest model response read (HX_MAX_RESPONSE_BYTES). */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_PROVIDER = "deepseek";
 export const DEFAULT_MAX_TURNS = 50;
-export const DEFAULT_MAX_RETRIES = 4;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
+/** More retries than this is a typo, not a policy. */
+const MAX_RETRIES_LIMIT = 100;
 const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
 
 /** A problem with the user's options; the CLI prints it and exits 2. */
@@ -115,14 +122,52 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
     verbose: Boolean(flags.verbose ?? settings.verbose),
     permissionMode: flags.permissionMode ?? settings.permissions?.defaultMode,
     contextWindowFlag: flags.contextWindow,
-    maxRetries: parseCount(env.HX_MAX_RETRIES, "HX_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0),
-    requestTimeoutMs: parseCount(
-      env.HX_REQUEST_TIMEOUT_MS,
-      "HX_REQUEST_TIMEOUT_MS",
-      DEFAULT_REQUEST_TIMEOUT_MS,
+    ...resolveCallLimits(env),
+  };
+}
+
+/**
+ * The bounds on each model call, from the environment. A value that is not a whole number in
+ * range is a usage error naming the variable and the range; timers stop at 2^31−1 ms, the
+ * longest delay Node can hold (a longer one would fire after 1 ms).
+ */
+function resolveCallLimits(env: NodeJS.ProcessEnv) {
+  const d = CALL_LIMIT_DEFAULTS;
+  return {
+    maxRetries: parseBounded(env, "HX_MAX_RETRIES", d.maxRetries, 0, MAX_RETRIES_LIMIT),
+    requestTimeoutMs: parseBounded(env, "HX_REQUEST_TIMEOUT_MS", d.requestTimeoutMs, 1, MAX_TIMER_MS),
+    streamIdleTimeoutMs: parseBounded(
+      env,
+      "HX_STREAM_IDLE_TIMEOUT_MS",
+      d.streamIdleTimeoutMs,
       1,
+      MAX_TIMER_MS,
+    ),
+    maxRetryWaitMs: parseBounded(env, "HX_RETRY_MAX_WAIT_MS", d.maxRetryWaitMs, 0, MAX_TIMER_MS),
+    maxResponseBytes: parseBounded(
+      env,
+      "HX_MAX_RESPONSE_BYTES",
+      d.maxResponseBytes,
+      1024,
+      Number.MAX_SAFE_INTEGER,
     ),
   };
+}
+
+function parseBounded(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const value = env[name]?.trim();
+  if (value === undefined || value === "") return fallback;
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max} (got '${value}').`);
+  }
+  return parsed;
 }
 
 function parseThinking(value: string | undefined): boolean | undefined {

@@ -5,6 +5,20 @@ import type { AgentStats } from "./stats.js";
 /** Streamed pieces of the answer, for display while the model is still talking. */
 export type StreamDelta = { type: "text"; text: string } | { type: "reasoning"; text: string };
 
+/**
+ * Told before each retry wait. The answer of this call starts again: whatever was streamed
+ * through `onDelta` since the call began (or since the last retry) is void; `discard` counts it.
+ */
+export interface RetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** The wait hx really sleeps before trying again. */
+  delayMs: number;
+  reason: string;
+  /** Characters of streamed text and reasoning that the restarted answer replaces. */
+  discard: { text: number; reasoning: number };
+}
+
 /** Why a run ended. */
 export type StopKind = "done" | "max_turns" | "aborted" | "error";
 

@@ -52,6 +52,7 @@ export class MessagesStreamAssembler {
   };
   private stop: string | undefined;
   private stopped = false;
+  private started = false;
 
   constructor(private readonly onDelta?: (delta: StreamDelta) => void) {}
 
@@ -60,9 +61,15 @@ export class MessagesStreamAssembler {
     return this.stopped;
   }
 
+  /** True while no `message_start` arrived (the stream carried no message). */
+  get empty(): boolean {
+    return !this.started;
+  }
+
   push(event: MessagesEvent): void {
     switch (event.type) {
       case "message_start":
+        this.started = true;
         this.addUsage(event.message?.usage);
         break;
       case "content_block_start":

@@ -57,6 +57,7 @@ export class ChatStreamAssembler {
   private lastIndex = 0;
   private finishReason: string | undefined;
   private usage: Usage | undefined;
+  private sawChoice = false;
 
   constructor(private readonly onDelta?: (delta: StreamDelta) => void) {}
 
@@ -65,11 +66,17 @@ export class ChatStreamAssembler {
     return this.finishReason !== undefined;
   }
 
+  /** True while no chunk carried a choice (a stream of only `choices: []`, or of nothing). */
+  get empty(): boolean {
+    return !this.sawChoice;
+  }
+
   push(chunk: ChatChunk): void {
     const usage = chunk.usage ?? chunk.x_groq?.usage;
     if (usage) this.usage = toUsage(usage);
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return;
+    this.sawChoice = true;
     const delta = choice.delta;
     const reasoning = delta?.reasoning_content ?? delta?.reasoning;
     if (reasoning) {

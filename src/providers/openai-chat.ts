@@ -1,3 +1,4 @@
+import { callLimits } from "./limits.js";
 import { buildChatRequest, type OpenAIChatCompat } from "./openai-chat-request.js";
 import { type ChatChunk, ChatStreamAssembler } from "./openai-chat-stream.js";
 import type { ModelProvider, ProviderConfig } from "./provider.js";
@@ -16,25 +17,33 @@ export interface OpenAIChatSetup {
   compat: OpenAIChatCompat;
   /** Thinking switch after defaults were applied; undefined = not sent. */
   thinking?: boolean;
-  /** First backoff before retrying a dropped stream (default 250 ms); tests set it small. */
+  /** First retry backoff (default 500 ms); tests set it small. */
   retryBaseDelayMs?: number;
 }
 
 /**
  * A provider for OpenAI Chat Completions (OpenAI, DeepSeek, Ollama, llama.cpp, vLLM...).
- * The `openai` SDK is imported here, lazily, so other providers never load it. `baseURL`,
- * `maxRetries` and `timeout` are always passed explicitly: the SDK would otherwise read
- * `OPENAI_BASE_URL` and its own retry defaults from the environment.
+ * The `openai` SDK is imported here, lazily, so other providers never load it; its error
+ * classes go to the shared classifier. `baseURL` is always explicit (the SDK would otherwise
+ * read `OPENAI_BASE_URL`); the SDK never retries (hx's one policy does, in streaming-call.ts)
+ * and never logs (its raw parse lines would reach the terminal).
  */
 export async function createOpenAIChatProvider(
   config: ProviderConfig,
   setup: OpenAIChatSetup,
 ): Promise<ModelProvider> {
-  const { default: OpenAI } = await import("openai");
+  const sdk = await import("openai");
+  const OpenAI = sdk.default;
+  const limits = callLimits(config);
   return createStreamingProvider<ChatChunk>({
     name: setup.name,
     config,
-    endpoint: { baseURL: setup.baseURL, keyEnv: setup.keyEnv },
+    endpoint: {
+      baseURL: setup.baseURL,
+      keyEnv: setup.keyEnv,
+      api: "an OpenAI-compatible Chat Completions API (usually ending in /v1)",
+    },
+    sdkErrors: sdk,
     retryBaseDelayMs: setup.retryBaseDelayMs,
     buildBody: (request) =>
       buildChatRequest(request, {
@@ -47,14 +56,17 @@ export async function createOpenAIChatProvider(
       const client = new OpenAI({
         apiKey: setup.apiKey,
         baseURL: setup.baseURL,
-        maxRetries: config.maxRetries,
-        timeout: config.timeoutMs,
+        maxRetries: 0,
+        timeout: limits.requestTimeoutMs,
+        logLevel: "off",
         organization: null,
         project: null,
         fetch: attempt.fetch,
       });
-      const stream = await client.chat.completions.create(body as never, { signal: attempt.signal });
-      return stream as unknown as AsyncIterable<ChatChunk>;
+      const { data, response } = await client.chat.completions
+        .create(body as never, { signal: attempt.signal })
+        .withResponse();
+      return { events: data as unknown as AsyncIterable<ChatChunk>, response };
     },
     newAssembler: (onDelta) => new ChatStreamAssembler(onDelta),
   });

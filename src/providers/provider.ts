@@ -1,4 +1,4 @@
-import type { StreamDelta } from "../core/events.js";
+import type { RetryInfo, StreamDelta } from "../core/events.js";
 import type { AssistantMessage, Message, Usage } from "../core/messages.js";
 import type { ToolSchema } from "../core/tool.js";
 
@@ -20,7 +20,7 @@ export interface CompleteOptions {
   signal?: AbortSignal;
   onDelta?: (delta: StreamDelta) => void;
   /** Called before a retry, so the user can be told why the answer is late. */
-  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  onRetry?: (info: RetryInfo) => void;
 }
 
 /**
@@ -42,10 +42,16 @@ export interface ProviderConfig {
   thinking?: boolean;
   /** Script file for the scripted provider. */
   script?: string;
-  /** Request timeout in milliseconds. */
+  /** Longest wait for the response to begin (HX_REQUEST_TIMEOUT_MS). */
   timeoutMs: number;
-  /** Retries on 429, 5xx and dropped connections. */
+  /** Retries on 429, 5xx, connection errors, dropped or stalled streams (HX_MAX_RETRIES). */
   maxRetries: number;
+  /** Longest silence inside a stream before it counts as dropped (HX_STREAM_IDLE_TIMEOUT_MS). */
+  streamIdleTimeoutMs?: number;
+  /** Longest `Retry-After` hx waits out; a longer one ends the call at once (HX_RETRY_MAX_WAIT_MS). */
+  maxRetryWaitMs?: number;
+  /** Largest response body read, in bytes (HX_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
   maxOutputTokens?: number;
 }
 
@@ -56,6 +62,8 @@ export type ProviderErrorKind =
   | "bad_request"
   | "server"
   | "network"
+  /** The endpoint answered in a form hx cannot read (not an event stream, malformed, too large). */
+  | "protocol"
   | "aborted"
   | "config";
 

@@ -1,128 +1,93 @@
-import type { CompleteOptions } from "./provider.js";
+import type { Failure } from "./failure.js";
+import { type CallLimits, formatWait } from "./limits.js";
+import { ProviderError } from "./provider.js";
 
-type RetryNotice = NonNullable<CompleteOptions["onRetry"]>;
+/** The longest backoff between two tries when the server names no wait. */
+const MAX_BACKOFF_MS = 8000;
 
-/** Shared by both retry layers of one `complete` call, so attempts are numbered 1, 2, 3... */
-export interface RetryCounter {
-  count: number;
-}
-
-/**
- * Wraps `fetch` so the user hears about the retries the SDK does silently (429, 5xx,
- * connection errors). It predicts the SDK's decision with the SDK's own rules (status 408,
- * 409, 429, >= 500, or `x-should-retry: true`; never when `x-should-retry: false`) and only
- * while the SDK still has retries left. It never changes a request or a response.
- */
-export function observeSdkRetries(
-  inner: typeof fetch,
-  maxRetries: number,
-  counter: RetryCounter,
-  onRetry: RetryNotice | undefined,
-): typeof fetch {
-  let attempts = 0;
-  const observed = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-    attempts += 1;
-    const willRetry = attempts <= maxRetries;
-    let response: Response;
-    try {
-      response = await inner(input, init);
-    } catch (error) {
-      const aborted = init?.signal?.aborted ?? false;
-      if (willRetry && !aborted) notify(counter, onRetry, defaultDelayMs(attempts), connectionReason(error));
-      throw error;
-    }
-    if (willRetry && sdkRetriesStatus(response)) {
-      notify(
-        counter,
-        onRetry,
-        retryAfterMs(response.headers) ?? defaultDelayMs(attempts),
-        `HTTP ${response.status}`,
-      );
-    }
-    return response;
-  };
-  return observed as typeof fetch;
-}
-
-export interface DroppedStreamRetry {
-  maxRetries: number;
-  /** First backoff; doubles per retry, capped at 8 s. */
+export interface RetryLoop<T> {
+  limits: CallLimits;
+  /** First backoff; doubles per retry up to 8 s, less up to a quarter of jitter. */
   baseDelayMs: number;
-  counter: RetryCounter;
   signal?: AbortSignal;
-  onRetry?: RetryNotice;
+  /** One try; any throw is passed to `classify`. */
+  attempt(): Promise<T>;
+  classify(error: unknown): Failure;
+  /** Told the wait hx is about to sleep, before it sleeps it. */
+  onRetry?(notice: { attempt: number; delayMs: number; reason: string }): void;
 }
 
 /**
- * Runs `attempt` again when it fails with an error `isRetryable` accepts (a stream that
- * dropped after 200 OK), up to `maxRetries` times with exponential backoff, telling
- * `onRetry` first. Other errors and the last failure are rethrown unchanged.
+ * hx's one retry policy: runs `attempt` until it succeeds, the failure is not worth another
+ * try, or `limits.maxRetries` retries are spent. The wait is the server's `Retry-After` when
+ * it gave one (a wait beyond `limits.maxRetryWaitMs` ends the call at once with an error
+ * naming it), else exponential backoff. Every wait ends at once when `signal` aborts; the
+ * call then fails with kind "aborted". Throws only ProviderErrors.
  */
-export async function retryDroppedStreams<T>(
-  attempt: () => Promise<T>,
-  isRetryable: (error: unknown) => string | undefined,
-  options: DroppedStreamRetry,
-): Promise<T> {
+export async function withRetries<T>(loop: RetryLoop<T>): Promise<T> {
+  const { limits, signal } = loop;
   for (let retry = 0; ; retry += 1) {
+    if (signal?.aborted) throw cancelled();
     try {
-      return await attempt();
+      return await loop.attempt();
     } catch (error) {
-      const reason = isRetryable(error);
-      if (reason === undefined || retry >= options.maxRetries || options.signal?.aborted) throw error;
-      const delayMs = Math.min(options.baseDelayMs * 2 ** retry, 8000);
-      notify(options.counter, options.onRetry, delayMs, reason);
-      await sleep(delayMs, options.signal);
+      if (signal?.aborted) throw cancelled();
+      const failure = loop.classify(error);
+      if (failure.error.kind === "aborted" || !failure.retry) throw failure.error;
+      const asked = failure.retry.afterMs;
+      if (retry >= limits.maxRetries) {
+        throw asked === undefined ? failure.error : withRequestedWait(failure.error, asked);
+      }
+      if (asked !== undefined && asked > limits.maxRetryWaitMs) {
+        throw waitTooLong(failure.error, asked, limits);
+      }
+      const delayMs = Math.round(asked ?? backoffMs(loop.baseDelayMs, retry));
+      loop.onRetry?.({ attempt: retry + 1, delayMs, reason: failure.retry.reason });
+      if (!(await sleep(delayMs, signal))) throw cancelled();
     }
   }
 }
 
-function notify(
-  counter: RetryCounter,
-  onRetry: RetryNotice | undefined,
-  delayMs: number,
-  reason: string,
-): void {
-  counter.count += 1;
-  onRetry?.({ attempt: counter.count, delayMs: Math.round(delayMs), reason });
+/** Adds the wait the server asked for to the last error of a run of retries. */
+function withRequestedWait(error: ProviderError, afterMs: number): ProviderError {
+  return new ProviderError(
+    error.kind,
+    `${error.message.replace(/\.$/, "")}; it asked to wait ${formatWait(afterMs)} before trying again.`,
+    error.hint,
+    error.status,
+  );
 }
 
-function sdkRetriesStatus(response: Response): boolean {
-  const header = response.headers.get("x-should-retry");
-  if (header === "true") return true;
-  if (header === "false") return false;
-  const status = response.status;
-  return status === 408 || status === 409 || status === 429 || status >= 500;
+/** The error for a `Retry-After` longer than hx waits: it names the wait and how to allow it. */
+function waitTooLong(error: ProviderError, afterMs: number, limits: CallLimits): ProviderError {
+  return new ProviderError(
+    error.kind,
+    `${error.message.replace(/\.$/, "")}; it asked to wait ${formatWait(afterMs)} before trying again, longer than hx waits (${formatWait(limits.maxRetryWaitMs)}).`,
+    `Try again later, or set HX_RETRY_MAX_WAIT_MS=${Math.ceil(afterMs)} to wait it out.`,
+    error.status,
+  );
 }
 
-/** The wait the server asked for, as the SDKs read it (`retry-after-ms`, then `retry-after`). */
-function retryAfterMs(headers: Headers): number | undefined {
-  const millis = Number.parseFloat(headers.get("retry-after-ms") ?? "");
-  if (Number.isFinite(millis) && millis >= 0) return millis;
-  const seconds = Number.parseFloat(headers.get("retry-after") ?? "");
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  return undefined;
+function backoffMs(baseDelayMs: number, retry: number): number {
+  const full = Math.min(baseDelayMs * 2 ** retry, MAX_BACKOFF_MS);
+  return full * (1 - Math.random() * 0.25);
 }
 
-/** The SDKs' own default: 0.5 s doubling per retry, at most 8 s (jitter ignored). */
-function defaultDelayMs(attempt: number): number {
-  return Math.min(500 * 2 ** (attempt - 1), 8000);
+function cancelled(): ProviderError {
+  return new ProviderError("aborted", "Cancelled.");
 }
 
-function connectionReason(error: unknown): string {
-  const name = (error as { name?: string } | null)?.name ?? "";
-  if (name === "TimeoutError") return "request timed out";
-  const cause = (error as { cause?: { code?: string } } | null)?.cause?.code;
-  return cause ? `connection failed (${cause})` : "connection failed";
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Sleeps `ms`; resolves false at once (and early) when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
+    const timer = setTimeout(() => finish(true), ms);
+    const onAbort = () => finish(false);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    function finish(slept: boolean) {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
+      signal?.removeEventListener("abort", onAbort);
+      resolve(slept);
     }
   });
 }

@@ -62,6 +62,7 @@ const ERROR_KINDS = {
   bad_request: true,
   server: true,
   network: true,
+  protocol: true,
   aborted: true,
   config: true,
 } satisfies Record<ProviderErrorKind, true>;

@@ -1,4 +1,7 @@
-import { type EndpointInfo, isTransientStreamError, StreamDroppedError, toProviderError } from "./errors.js";
+import type { RetryInfo, StreamDelta } from "../core/events.js";
+import { classifyFailure, type SdkErrorClasses } from "./errors.js";
+import type { EndpointInfo } from "./failure.js";
+import { type CallLimits, callLimits } from "./limits.js";
 import type {
   CompleteOptions,
   ModelProvider,
@@ -7,26 +10,29 @@ import type {
   ProviderConfig,
 } from "./provider.js";
 import { ProviderError } from "./provider.js";
-import { observeSdkRetries, type RetryCounter, retryDroppedStreams } from "./retry.js";
+import { boundedFetch, expectEventStream } from "./response-guard.js";
+import { withRetries } from "./retry.js";
+import {
+  EmptyAnswerError,
+  ProtocolError,
+  ResponseTooLargeError,
+  StreamDroppedError,
+  StreamStalledError,
+} from "./stream-errors.js";
+import { withUniqueToolCallIds } from "./tool-call-ids.js";
 
-/** What one try at a streamed model call gets from `runStreamingCall`. */
+/** What one try at a streamed model call gets: pass both to a fresh SDK client. */
 export interface StreamAttempt {
-  /** Aborts on user cancel or when the stream goes idle; pass it to the SDK. */
+  /** Aborts on user cancel or when the stream goes idle. */
   signal: AbortSignal;
-  /** `fetch` that reports the SDK's silent retries through `onRetry`; pass it to the SDK client. */
+  /** `fetch` that bounds the size of response bodies. */
   fetch: typeof fetch;
-  /** Call for every event received; the stream counts as dropped after `idleTimeoutMs` without one. */
-  touch(): void;
 }
 
-export interface StreamingCallSetup {
-  endpoint: EndpointInfo;
-  maxRetries: number;
-  /** First backoff before retrying a dropped stream. */
-  retryBaseDelayMs: number;
-  /** Longest silence allowed inside a stream before it counts as dropped. */
-  idleTimeoutMs: number;
-  options: CompleteOptions;
+/** An opened stream and the HTTP response it reads (the SDKs' `.withResponse()`). */
+export interface OpenedStream<Event> {
+  events: AsyncIterable<Event>;
+  response: Response;
 }
 
 /** Builds one streamed answer from a wire API's events. */
@@ -34,6 +40,8 @@ export interface StreamAssembler<Event> {
   push(event: Event): void;
   /** True once the stream said the answer is complete. */
   readonly finished: boolean;
+  /** True while no part of an answer (a choice, a message) has arrived. */
+  readonly empty: boolean;
   result(): ModelResponse;
 }
 
@@ -42,97 +50,63 @@ export interface StreamingProviderSpec<Event> {
   name: string;
   config: ProviderConfig;
   endpoint: EndpointInfo;
-  /** First backoff before retrying a dropped stream (default 250 ms); tests set it small. */
+  /** The SDK's error classes, for `classifyFailure`. */
+  sdkErrors: SdkErrorClasses;
+  /** First retry backoff (default 500 ms); tests set it small. */
   retryBaseDelayMs?: number;
   buildBody(request: ModelRequest): unknown;
-  /** Opens the stream for one attempt: a fresh SDK client given `attempt.fetch` and `attempt.signal`. */
-  openStream(body: unknown, attempt: StreamAttempt): Promise<AsyncIterable<Event>>;
+  /** Opens the stream for one attempt with a fresh SDK client (`maxRetries: 0`, logging off). */
+  openStream(body: unknown, attempt: StreamAttempt): Promise<OpenedStream<Event>>;
   newAssembler(onDelta: CompleteOptions["onDelta"]): StreamAssembler<Event>;
 }
 
-const DEFAULT_RETRY_BASE_DELAY_MS = 250;
+const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 
-/** A ModelProvider for a streaming wire API: one request body, one stream, one assembler per try. */
+/**
+ * A ModelProvider for a streaming wire API. Each call runs hx's one retry policy
+ * (`withRetries`) around attempts of: open the stream (the SDK's own timeout bounds the wait
+ * for the response to begin), check it is an event stream, read it with an idle timeout,
+ * assemble the answer. The answer's tool-call ids are made unique before it is returned.
+ */
 export function createStreamingProvider<Event>(spec: StreamingProviderSpec<Event>): ModelProvider {
+  const limits = callLimits(spec.config);
+  const context = { endpoint: spec.endpoint, sdk: spec.sdkErrors, limits };
   async function complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     const body = spec.buildBody(request);
-    const setup: StreamingCallSetup = {
-      endpoint: spec.endpoint,
-      maxRetries: spec.config.maxRetries,
-      retryBaseDelayMs: spec.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
-      idleTimeoutMs: spec.config.timeoutMs,
-      options,
+    let streamed: RetryInfo["discard"] = { text: 0, reasoning: 0 };
+    const onDelta = (delta: StreamDelta) => {
+      streamed[delta.type] += delta.text.length;
+      options.onDelta?.(delta);
     };
-    return runStreamingCall(setup, async (attempt) => {
-      const stream = await spec.openStream(body, attempt);
-      attempt.touch();
-      const assembler = spec.newAssembler(options.onDelta);
-      await consumeStream(stream, (event) => {
-        attempt.touch();
-        assembler.push(event);
-      });
-      if (!assembler.finished)
-        throw new StreamDroppedError("the stream ended before the answer was complete");
-      return assembler.result();
+    const response = await withRetries({
+      limits,
+      baseDelayMs: spec.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+      signal: options.signal,
+      attempt: () => {
+        streamed = { text: 0, reasoning: 0 };
+        return runAttempt(spec, limits, body, onDelta, options.signal);
+      },
+      classify: (error) => classifyFailure(error, context),
+      onRetry: (notice) => options.onRetry?.({ ...notice, discard: streamed }),
     });
+    return { ...response, message: withUniqueToolCallIds(response.message, request.messages) };
   }
   return { name: spec.name, model: spec.config.model, complete };
 }
 
 /**
- * Runs one streamed model call with hx's failure rules: the SDK retries 429/5xx/connection
- * errors itself (we only report them); a stream that breaks after 200 OK is retried here;
- * every failure leaves as a ProviderError, cancellation as kind "aborted".
- *
- * `run` must consume the whole stream through `consumeStream` and throw a StreamDroppedError
- * when the stream ended before the answer was complete.
+ * One try: a fresh abort controller (user cancel or idle timeout), the stream opened and
+ * checked, every event pushed to a new assembler. An answer that ends unfinished is a dropped
+ * stream; one with nothing in it is an empty answer; both are worth a retry.
  */
-export async function runStreamingCall<R>(
-  setup: StreamingCallSetup,
-  run: (attempt: StreamAttempt) => Promise<R>,
-): Promise<R> {
-  const userSignal = setup.options.signal;
-  if (userSignal?.aborted) throw new ProviderError("aborted", "Cancelled.");
-  const counter: RetryCounter = { count: 0 };
-  try {
-    return await retryDroppedStreams(() => runAttempt(setup, counter, run), droppedReason, {
-      maxRetries: setup.maxRetries,
-      baseDelayMs: setup.retryBaseDelayMs,
-      counter,
-      signal: userSignal,
-      onRetry: setup.options.onRetry,
-    });
-  } catch (error) {
-    throw toProviderError(error, setup.endpoint, userSignal);
-  }
-}
-
-/**
- * Iterates an SDK stream, calling `onEvent` for each item. Errors thrown while reading
- * (socket closed, garbled frame, transient in-stream error) become StreamDroppedError;
- * HTTP and permanent in-stream errors pass through unchanged.
- */
-export async function consumeStream<T>(stream: AsyncIterable<T>, onEvent: (event: T) => void): Promise<void> {
-  try {
-    for await (const event of stream) onEvent(event);
-  } catch (error) {
-    if (error instanceof StreamDroppedError) throw error;
-    const status = (error as { status?: unknown } | null)?.status;
-    if (typeof status === "number") throw error;
-    if (isTransientStreamError(error)) throw new StreamDroppedError(describe(error));
-    const className = (error as { constructor?: { name?: string } } | null)?.constructor?.name;
-    if (className === "APIError") throw error;
-    throw new StreamDroppedError(describe(error));
-  }
-}
-
-async function runAttempt<R>(
-  setup: StreamingCallSetup,
-  counter: RetryCounter,
-  run: (attempt: StreamAttempt) => Promise<R>,
-): Promise<R> {
+async function runAttempt<Event>(
+  spec: StreamingProviderSpec<Event>,
+  limits: CallLimits,
+  body: unknown,
+  onDelta: (delta: StreamDelta) => void,
+  userSignal: AbortSignal | undefined,
+): Promise<ModelResponse> {
   const controller = new AbortController();
-  const userSignal = setup.options.signal;
   const cancel = () => controller.abort();
   userSignal?.addEventListener("abort", cancel, { once: true });
   let idled = false;
@@ -142,20 +116,35 @@ async function runAttempt<R>(
     timer = setTimeout(() => {
       idled = true;
       controller.abort();
-    }, setup.idleTimeoutMs);
-  };
-  const attempt: StreamAttempt = {
-    signal: controller.signal,
-    fetch: observeSdkRetries(globalThis.fetch, setup.maxRetries, counter, setup.options.onRetry),
-    touch,
+    }, limits.streamIdleTimeoutMs);
   };
   try {
-    const result = await run(attempt);
+    const opened = await spec.openStream(body, {
+      signal: controller.signal,
+      fetch: boundedFetch(limits.maxResponseBytes),
+    });
+    await expectEventStream(opened.response);
+    touch();
+    const assembler = spec.newAssembler(onDelta);
+    await consumeStream(opened.events, spec.sdkErrors, (event) => {
+      touch();
+      assembler.push(event);
+    });
+    if (idled) throw new StreamStalledError(limits.streamIdleTimeoutMs);
     if (userSignal?.aborted) throw new ProviderError("aborted", "Cancelled.");
+    if (assembler.empty) throw new EmptyAnswerError("the stream carried no answer");
+    if (!assembler.finished) throw new StreamDroppedError("the stream ended before the answer was complete");
+    const result = assembler.result();
+    const { message } = result;
+    if (!message.content && message.toolCalls.length === 0 && result.stopReason !== "length") {
+      throw new EmptyAnswerError(
+        message.reasoning?.text ? "reasoning only, no text" : "no text and no tool calls",
+      );
+    }
     return result;
   } catch (error) {
     if (userSignal?.aborted) throw new ProviderError("aborted", "Cancelled.");
-    if (idled) throw new StreamDroppedError(`no data for ${Math.round(setup.idleTimeoutMs / 1000)} s`);
+    if (idled) throw new StreamStalledError(limits.streamIdleTimeoutMs);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -163,9 +152,33 @@ async function runAttempt<R>(
   }
 }
 
-function droppedReason(error: unknown): string | undefined {
-  if (!(error instanceof StreamDroppedError)) return undefined;
-  return `connection dropped mid-answer (${error.reason}); starting the answer again`;
+/**
+ * Iterates an SDK stream, calling `onEvent` for each item. What breaks the reading decides the
+ * class: a malformed event (the SDKs' JSON.parse) is a ProtocolError; hx's own errors and the
+ * SDK's APIErrors (error events inside the stream) pass unchanged; anything else (socket
+ * closed, connection reset) is a StreamDroppedError.
+ */
+export async function consumeStream<T>(
+  stream: AsyncIterable<T>,
+  sdk: SdkErrorClasses,
+  onEvent: (event: T) => void,
+): Promise<void> {
+  try {
+    for await (const event of stream) onEvent(event);
+  } catch (error) {
+    if (error instanceof SyntaxError) {
+      throw new ProtocolError(`a malformed event in the stream (${error.message.slice(0, 200)})`);
+    }
+    if (
+      error instanceof StreamDroppedError ||
+      error instanceof ProtocolError ||
+      error instanceof ResponseTooLargeError ||
+      error instanceof sdk.APIError
+    ) {
+      throw error;
+    }
+    throw new StreamDroppedError(describe(error));
+  }
 }
 
 function describe(error: unknown): string {

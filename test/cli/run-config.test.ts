@@ -40,17 +40,45 @@ describe("resolveRunConfig precedence: flags > env > settings", () => {
   });
 
   it("reads retries and the request timeout from the environment, naming a bad variable", () => {
-    expect(resolveRunConfig({}, {}, {})).toMatchObject({ maxRetries: 4, requestTimeoutMs: 600_000 });
-    expect(resolveRunConfig({}, { HX_MAX_RETRIES: "0", HX_REQUEST_TIMEOUT_MS: "5000" }, {})).toMatchObject({
+    expect(resolveRunConfig({}, {}, {})).toMatchObject({
+      maxRetries: 4,
+      requestTimeoutMs: 600_000,
+      streamIdleTimeoutMs: 120_000,
+      maxRetryWaitMs: 60_000,
+      maxResponseBytes: 64 * 1024 * 1024,
+    });
+    const env = {
+      HX_MAX_RETRIES: "0",
+      HX_REQUEST_TIMEOUT_MS: "5000",
+      HX_STREAM_IDLE_TIMEOUT_MS: "300",
+      HX_RETRY_MAX_WAIT_MS: "0",
+      HX_MAX_RESPONSE_BYTES: "2048",
+    };
+    expect(resolveRunConfig({}, env, {})).toMatchObject({
       maxRetries: 0,
       requestTimeoutMs: 5000,
+      streamIdleTimeoutMs: 300,
+      maxRetryWaitMs: 0,
+      maxResponseBytes: 2048,
     });
     expect(() => resolveRunConfig({}, { HX_MAX_RETRIES: "-1" }, {})).toThrow(
-      "HX_MAX_RETRIES must be a whole number (0 or more) (got '-1').",
+      "HX_MAX_RETRIES must be a whole number from 0 to 100 (got '-1').",
     );
     expect(() => resolveRunConfig({}, { HX_REQUEST_TIMEOUT_MS: "soon" }, {})).toThrow(
       /^HX_REQUEST_TIMEOUT_MS must be/,
     );
+  });
+
+  it("refuses timer values Node cannot hold (it would fire after 1 ms)", () => {
+    for (const name of ["HX_REQUEST_TIMEOUT_MS", "HX_STREAM_IDLE_TIMEOUT_MS", "HX_RETRY_MAX_WAIT_MS"]) {
+      expect(resolveRunConfig({}, { [name]: "2147483647" }, {})).toBeTruthy();
+      expect(() => resolveRunConfig({}, { [name]: "2147483648" }, {})).toThrow(
+        `${name} must be a whole number from ${name === "HX_RETRY_MAX_WAIT_MS" ? 0 : 1} to 2147483647 (got '2147483648').`,
+      );
+      for (const bad of ["1e9", "1.5", "Infinity", "0x10", "-5"]) {
+        expect(() => resolveRunConfig({}, { [name]: bad }, {})).toThrow(new RegExp(`^${name} must be`));
+      }
+    }
   });
 
   it("parses numbers and switches, rejecting bad ones with a usage error", () => {

@@ -194,7 +194,7 @@ describe("anthropic-messages failures", () => {
     });
     expect(error.kind).toBe("server");
     expect(error.message).toContain("Overloaded");
-    expect(retries).toEqual(["HTTP 529", "HTTP 529"]);
+    expect(retries).toEqual(["server error (HTTP 529)", "server error (HTTP 529)"]);
   });
 
   it("maps 'prompt is too long' to 'context_overflow'", async () => {

@@ -1,4 +1,4 @@
-import type { StreamDelta } from "../../src/core/events.js";
+import type { RetryInfo, StreamDelta } from "../../src/core/events.js";
 import type { Message } from "../../src/core/messages.js";
 import { createAnthropicMessagesProvider } from "../../src/providers/anthropic-messages.js";
 import { createOpenAIChatProvider, type OpenAIChatCompat } from "../../src/providers/openai-chat.js";
@@ -77,7 +77,7 @@ export async function completeRecording(
   options: CompleteOptions = {},
 ) {
   const deltas: StreamDelta[] = [];
-  const retries: { attempt: number; delayMs: number; reason: string }[] = [];
+  const retries: RetryInfo[] = [];
   const response = await provider.complete(req, {
     ...options,
     onDelta: (delta) => deltas.push(delta),

@@ -286,7 +286,9 @@ describe("openai-chat failures", () => {
     const { response, retries } = await completeRecording(provider, request());
     expect(response.message.content).toBe("after the wait");
     expect(server.requests).toHaveLength(2);
-    expect(retries).toEqual([{ attempt: 1, delayMs: 10, reason: "HTTP 429" }]);
+    expect(retries).toEqual([
+      { attempt: 1, delayMs: 10, reason: "rate limited (HTTP 429)", discard: { text: 0, reasoning: 0 } },
+    ]);
   });
 
   it("retries a 500, then succeeds", async () => {
@@ -295,7 +297,7 @@ describe("openai-chat failures", () => {
     const provider = await openaiProvider(`${server.url}/v1`);
     const { response, retries } = await completeRecording(provider, request());
     expect(response.message.content).toBe("recovered");
-    expect(retries.map((r) => r.reason)).toEqual(["HTTP 500"]);
+    expect(retries.map((r) => r.reason)).toEqual(["server error (HTTP 500)"]);
   });
 
   it("gives up on a 500 that persists with a 'server' error naming the endpoint", async () => {
@@ -403,16 +405,19 @@ describe("openai-chat failures", () => {
     const provider = await openaiProvider(`${server.url}/v1`, { config: { maxRetries: 0, timeoutMs: 200 } });
     const error = await expectProviderError(provider);
     expect(error.kind).toBe("network");
-    expect(error.message).toContain("did not answer in time");
+    expect(error.message).toContain("did not begin to answer within 200 ms");
+    expect(error.hint).toContain("HX_REQUEST_TIMEOUT_MS (now 200)");
   });
 
   it("treats a stream that goes silent as dropped", async () => {
     server.reply().text("slow", { chunks: 4 }).delay(400);
     server.reply().text("fast");
-    const provider = await openaiProvider(`${server.url}/v1`, { config: { maxRetries: 1, timeoutMs: 150 } });
+    const provider = await openaiProvider(`${server.url}/v1`, {
+      config: { maxRetries: 1, streamIdleTimeoutMs: 150 },
+    });
     const { response, retries } = await completeRecording(provider, request());
     expect(response.message.content).toBe("fast");
-    expect(retries[0]!.reason).toMatch(/no data/);
+    expect(retries[0]!.reason).toBe("the stream sent nothing for 150 ms");
   });
 
   it("maps cancellation to 'aborted'", async () => {

@@ -98,6 +98,8 @@ export async function runAgentLoop(
     stats.usage = addUsage(stats.usage, usage);
     conversation.append(message);
     config.emit({ type: "assistant_message", message, usage });
+    const cut = response.stopReason === "length";
+    if (cut) config.emit({ type: "notice", level: "warn", text: cutNotice(message.toolCalls.length > 0) });
 
     if (message.toolCalls.length === 0) {
       if (continuations < MAX_STOP_CONTINUATIONS) {
@@ -108,7 +110,7 @@ export async function runAgentLoop(
           continue;
         }
       }
-      return finish({ text: message.content, stop: "done" });
+      return finish({ text: message.content, stop: cut ? "length" : "done" });
     }
 
     for (const call of message.toolCalls) {
@@ -222,6 +224,12 @@ async function safely<T>(
     });
     return undefined;
   }
+}
+
+function cutNotice(withToolCalls: boolean): string {
+  return withToolCalls
+    ? "the model hit its output limit while writing tool calls; their arguments may be cut off."
+    : "the answer was cut off at the model's output limit; it is incomplete.";
 }
 
 function toProviderError(error: unknown, signal: AbortSignal): ProviderError {

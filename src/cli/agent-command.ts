@@ -57,16 +57,20 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
     process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
   }
   if (config.outputFormat === "text") log(formatStatsLine(result.stats, result.subagentStats));
-  return reportOutcome(result, log);
+  return reportOutcome(result, log, config.outputFormat === "json");
 }
 
-function reportOutcome(result: SessionRunResult, log: (line: string) => void): number {
+function reportOutcome(result: SessionRunResult, log: (line: string) => void, quiet: boolean): number {
   if (result.refused) {
     log(`hx: the prompt was refused: ${result.refused}`);
     return 1;
   }
   switch (result.stop) {
     case "done":
+      return 0;
+    case "length":
+      // The trace already warned; --output-format json has no trace, so say it here too.
+      if (quiet) log("hx: warning: the answer was cut off at the model's output limit; it is incomplete.");
       return 0;
     case "aborted":
       log("hx: cancelled.");

@@ -71,13 +71,22 @@ function render(
       }
       return;
     }
-    case "retry":
+    case "retry": {
+      // Only what was printed needs disowning: streamed text, shown reasoning.
+      const shownText = options.streamText && event.discard.text > 0;
+      const shown = !indent && (shownText || (options.showReasoning && event.discard.reasoning > 0));
+      if (shown) {
+        endReasoning(options, state);
+        if (shownText) options.stdout.write("\n");
+      }
+      const restart = shown ? "; the answer restarts, the partial one above is void" : "";
       err(
         pc.yellow(
-          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
+          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}${restart}`,
         ),
       );
       return;
+    }
     case "notice":
       if (event.level === "warn") err(pc.yellow(`warning: ${event.text}`));
       else err(event.text);

@@ -19,8 +19,8 @@ export interface RetryInfo {
   discard: { text: number; reasoning: number };
 }
 
-/** Why a run ended. */
-export type StopKind = "done" | "max_turns" | "aborted" | "error";
+/** Why a run ended; "length": the final answer was cut at the model's output limit. */
+export type StopKind = "done" | "length" | "max_turns" | "aborted" | "error";
 
 export interface AgentResult {
   /** The model's final answer (empty when the run did not finish). */
@@ -40,7 +40,8 @@ export type AgentEvent =
   | { type: "assistant_message"; message: AssistantMessage; usage: Usage }
   | { type: "tool_call"; call: ToolCall; args: unknown }
   | { type: "tool_result"; call: ToolCall; result: ToolResultMessage; blocked: boolean }
-  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** The model call is retried: the answer streamed so far in this turn is void (`discard`). */
+  | ({ type: "retry" } & RetryInfo)
   | { type: "notice"; level: "info" | "warn"; text: string }
   | { type: "subagent"; label: string; event: AgentEvent }
   | { type: "end"; result: AgentResult };

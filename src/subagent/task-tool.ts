@@ -96,6 +96,10 @@ function toToolOutput(result: AgentResult, lastText: string, maxTurns: number): 
   switch (result.stop) {
     case "done":
       return { content: result.text.trim() || "(The subagent finished without a final message.)" };
+    case "length":
+      return {
+        content: `${result.text.trim() || "(no text)"}\n\n[Note: the subagent's answer was cut off at its output limit; it is incomplete.]`,
+      };
     case "max_turns":
       return {
         content: `${lastText || "(no text)"}\n\n[Note: the subagent stopped after ${maxTurns} turns without a final answer; the text above is its last message. Split the task or ask for less.]`,

@@ -28,7 +28,17 @@
  *   server.dropAfter(2).text("cut short");        // same as reply().dropAfter(2)
  *   server.httpError(429, body?, { "retry-after-ms": "10" }); // status + JSON body + headers
  *   server.raw("data: {...}\n\n", { status: 200 });           // replay recorded bytes verbatim
+ *   server.html(502, "Bad Gateway");              // an HTML page instead of an API answer
  *   server.hang();                                // accept the request, never answer
+ *
+ * Faults of one streamed reply (chain them on `reply()`; both wires):
+ *   .stallAfter(2)    headers and 2 frames, then silence with the socket open
+ *   .malformed(1)     frame 1 replaced by one whose data is not JSON
+ *   .asJson()         the whole answer as one JSON body although a stream was asked for
+ *   .noChoices()      a stream with no answer in it (`choices: []` only / pings only)
+ *   .padding(bytes)   SSE comments worth `bytes` before the finish (a huge, valid body)
+ *   reply() alone     an empty answer (no text, no tool calls); `.tool(n, a, {id})` twice with
+ *                     one id = duplicate tool-call ids
  *   server.replyWith((request, reply) => {        // when the queue is empty: build the answer
  *     reply.text(request.body.tools?.length ? "with tools" : "a summary"); // from the request
  *   });                                           // (long scripted sessions, summary calls)
@@ -46,6 +56,17 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  errorBody,
+  errorType,
+  parseJson,
+  ReplyBuilder,
+  renderFrames,
+  renderJson,
+  type Wire,
+} from "./fake-model-reply.js";
+
+export type { FakeUsage, ReplyBuilder } from "./fake-model-reply.js";
 
 /** One request the server received, body parsed as JSON when it is JSON. */
 export interface RecordedRequest {
@@ -54,82 +75,6 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary request fields.
   body: any;
-}
-
-export interface FakeUsage {
-  /** Prompt tokens in total, cached ones included. */
-  input?: number;
-  output?: number;
-  cached?: number;
-  /** Anthropic cache_creation_input_tokens. */
-  cacheWrite?: number;
-  reasoning?: number;
-}
-
-type Part =
-  | { kind: "reasoning"; text: string; chunks: number; signature?: string }
-  | { kind: "text"; text: string; chunks: number }
-  | { kind: "tool"; name: string; args: string; chunks: number; id: string };
-
-type Wire = "openai" | "anthropic";
-
-/** Builds one streamed answer; rendered when the request arrives, so chaining after queueing works. */
-export class ReplyBuilder {
-  readonly parts: Part[] = [];
-  usageValues: Required<FakeUsage> = { input: 10, output: 5, cached: 0, cacheWrite: 0, reasoning: 0 };
-  finish: "stop" | "length" | "tool_calls" | undefined;
-  frameDelayMs = 0;
-  dropAfterFrames: number | undefined;
-
-  constructor(private readonly nextToolId: () => string) {}
-
-  reasoning(text: string, options: { chunks?: number; signature?: string } = {}): this {
-    this.parts.push({ kind: "reasoning", text, chunks: options.chunks ?? 3, signature: options.signature });
-    return this;
-  }
-
-  text(text: string, options: { chunks?: number } = {}): this {
-    this.parts.push({ kind: "text", text, chunks: options.chunks ?? 3 });
-    return this;
-  }
-
-  /** A tool call; several calls in one reply are parallel calls. `args` object → JSON; string → as is. */
-  tool(
-    name: string,
-    args: Record<string, unknown> | string,
-    options: { chunks?: number; id?: string } = {},
-  ): this {
-    const json = typeof args === "string" ? args : JSON.stringify(args);
-    this.parts.push({
-      kind: "tool",
-      name,
-      args: json,
-      chunks: options.chunks ?? 3,
-      id: options.id ?? this.nextToolId(),
-    });
-    return this;
-  }
-
-  usage(usage: FakeUsage): this {
-    this.usageValues = { ...this.usageValues, ...usage };
-    return this;
-  }
-
-  stop(reason: "stop" | "length" | "tool_calls"): this {
-    this.finish = reason;
-    return this;
-  }
-
-  delay(ms: number): this {
-    this.frameDelayMs = ms;
-    return this;
-  }
-
-  /** Send only the first `frames` SSE frames, then destroy the socket (a dropped stream). */
-  dropAfter(frames: number): this {
-    this.dropAfterFrames = frames;
-    return this;
-  }
 }
 
 type Scripted =
@@ -147,6 +92,9 @@ export interface FakeModelServer {
   dropAfter(frames: number): ReplyBuilder;
   httpError(status: number, body?: unknown, headers?: Record<string, string>): void;
   raw(data: string | Buffer, options?: { status?: number; headers?: Record<string, string> }): void;
+  /** An HTML page (a proxy's error page, a login page) with `status`, titled `title`. */
+  html(status: number, title: string): void;
+  /** Accept the request and never answer: silence before the headers. */
   hang(): void;
   /**
    * Answers requests that find the queue empty by calling `respond` with the request and a
@@ -221,12 +169,11 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       return;
     }
     const stream = recorded.body?.stream !== false;
-    if (!stream) {
-      sendJson(res, 200, wire === "openai" ? openaiJson(next.builder) : anthropicJson(next.builder));
+    if (!stream || next.builder.wholeJson) {
+      sendJson(res, 200, renderJson(wire, next.builder));
       return;
     }
-    const frames = wire === "openai" ? openaiFrames(next.builder) : anthropicFrames(next.builder);
-    await sendFrames(res, frames, next.builder);
+    await sendFrames(res, renderFrames(wire, next.builder), next.builder);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -257,6 +204,15 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     raw(data, options = {}) {
       queue.push({ kind: "raw", data, status: options.status ?? 200, headers: options.headers ?? {} });
     },
+    html(status, title) {
+      const page = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>\n`;
+      queue.push({
+        kind: "raw",
+        data: page,
+        status,
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
+    },
     hang() {
       queue.push({ kind: "hang" });
     },
@@ -279,218 +235,20 @@ async function sendFrames(res: ServerResponse, frames: string[], builder: ReplyB
     connection: "keep-alive",
   });
   res.flushHeaders();
-  const limit = builder.dropAfterFrames ?? frames.length;
+  const limit = builder.dropAfterFrames ?? builder.stallAfterFrames ?? frames.length;
   for (const frame of frames.slice(0, limit)) {
     if (builder.frameDelayMs > 0) await sleep(builder.frameDelayMs);
     if (res.destroyed) return;
     await new Promise<void>((resolve) => res.write(frame, () => resolve()));
   }
+  // A stall: the socket stays open and silent until the client gives up or the server closes.
+  if (builder.stallAfterFrames !== undefined) return;
   if (builder.dropAfterFrames !== undefined) {
     await sleep(5);
     res.socket?.destroy();
     return;
   }
   res.end();
-}
-
-// ---------- OpenAI Chat Completions rendering ----------
-
-function openaiFrames(builder: ReplyBuilder): string[] {
-  const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: 1, model: "fake-model" };
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-  const frames = [chunk({ role: "assistant", content: "" })];
-  let toolIndex = 0;
-  for (const part of builder.parts) {
-    if (part.kind === "reasoning") {
-      for (const piece of split(part.text, part.chunks)) frames.push(chunk({ reasoning_content: piece }));
-    } else if (part.kind === "text") {
-      for (const piece of split(part.text, part.chunks)) frames.push(chunk({ content: piece }));
-    } else {
-      const index = toolIndex++;
-      frames.push(
-        chunk({
-          tool_calls: [
-            { index, id: part.id, type: "function", function: { name: part.name, arguments: "" } },
-          ],
-        }),
-      );
-      for (const piece of split(part.args, part.chunks)) {
-        frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
-      }
-    }
-  }
-  frames.push(chunk({}, finishReason(builder)));
-  frames.push(
-    `data: ${JSON.stringify({ ...base, choices: [], usage: openaiUsage(builder.usageValues) })}\n\n`,
-  );
-  frames.push("data: [DONE]\n\n");
-  return frames;
-}
-
-function openaiJson(builder: ReplyBuilder): Record<string, unknown> {
-  const text = builder.parts.flatMap((p) => (p.kind === "text" ? [p.text] : [])).join("");
-  const reasoning = builder.parts.flatMap((p) => (p.kind === "reasoning" ? [p.text] : [])).join("");
-  const calls = builder.parts.flatMap((p) =>
-    p.kind === "tool" ? [{ id: p.id, type: "function", function: { name: p.name, arguments: p.args } }] : [],
-  );
-  const message: Record<string, unknown> = { role: "assistant", content: text || null };
-  if (reasoning) message.reasoning_content = reasoning;
-  if (calls.length > 0) message.tool_calls = calls;
-  return {
-    id: "chatcmpl-fake",
-    object: "chat.completion",
-    created: 1,
-    model: "fake-model",
-    choices: [{ index: 0, message, finish_reason: finishReason(builder) }],
-    usage: openaiUsage(builder.usageValues),
-  };
-}
-
-function openaiUsage(usage: Required<FakeUsage>): Record<string, unknown> {
-  return {
-    prompt_tokens: usage.input,
-    completion_tokens: usage.output,
-    total_tokens: usage.input + usage.output,
-    prompt_tokens_details: { cached_tokens: usage.cached },
-    completion_tokens_details: { reasoning_tokens: usage.reasoning },
-  };
-}
-
-function finishReason(builder: ReplyBuilder): string {
-  return builder.finish ?? (builder.parts.some((p) => p.kind === "tool") ? "tool_calls" : "stop");
-}
-
-// ---------- Anthropic Messages rendering ----------
-
-function anthropicFrames(builder: ReplyBuilder): string[] {
-  const event = (data: Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
-  const u = builder.usageValues;
-  const frames = [
-    event({
-      type: "message_start",
-      message: {
-        id: "msg_fake",
-        type: "message",
-        role: "assistant",
-        model: "fake-model",
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: {
-          input_tokens: Math.max(0, u.input - u.cached - u.cacheWrite),
-          cache_read_input_tokens: u.cached,
-          cache_creation_input_tokens: u.cacheWrite,
-          output_tokens: 1,
-        },
-      },
-    }),
-  ];
-  builder.parts.forEach((part, index) => {
-    if (part.kind === "reasoning") {
-      frames.push(
-        event({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "" } }),
-      );
-      for (const piece of split(part.text, part.chunks)) {
-        frames.push(
-          event({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } }),
-        );
-      }
-      const signature = part.signature ?? "fake-signature";
-      frames.push(
-        event({ type: "content_block_delta", index, delta: { type: "signature_delta", signature } }),
-      );
-    } else if (part.kind === "text") {
-      frames.push(event({ type: "content_block_start", index, content_block: { type: "text", text: "" } }));
-      for (const piece of split(part.text, part.chunks)) {
-        frames.push(
-          event({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }),
-        );
-      }
-    } else {
-      frames.push(
-        event({
-          type: "content_block_start",
-          index,
-          content_block: { type: "tool_use", id: part.id, name: part.name, input: {} },
-        }),
-      );
-      for (const piece of ["", ...split(part.args, part.chunks)]) {
-        frames.push(
-          event({
-            type: "content_block_delta",
-            index,
-            delta: { type: "input_json_delta", partial_json: piece },
-          }),
-        );
-      }
-    }
-    frames.push(event({ type: "content_block_stop", index }));
-  });
-  frames.push(
-    event({
-      type: "message_delta",
-      delta: { stop_reason: anthropicStop(builder), stop_sequence: null },
-      usage: { output_tokens: u.output },
-    }),
-  );
-  frames.push(event({ type: "message_stop" }));
-  return frames;
-}
-
-function anthropicJson(builder: ReplyBuilder): Record<string, unknown> {
-  const content = builder.parts.map((part) => {
-    if (part.kind === "reasoning") {
-      return { type: "thinking", thinking: part.text, signature: part.signature ?? "fake-signature" };
-    }
-    if (part.kind === "text") return { type: "text", text: part.text };
-    return { type: "tool_use", id: part.id, name: part.name, input: parseJson(part.args) };
-  });
-  const u = builder.usageValues;
-  return {
-    id: "msg_fake",
-    type: "message",
-    role: "assistant",
-    model: "fake-model",
-    content,
-    stop_reason: anthropicStop(builder),
-    stop_sequence: null,
-    usage: {
-      input_tokens: Math.max(0, u.input - u.cached - u.cacheWrite),
-      cache_read_input_tokens: u.cached,
-      cache_creation_input_tokens: u.cacheWrite,
-      output_tokens: u.output,
-    },
-  };
-}
-
-function anthropicStop(builder: ReplyBuilder): string {
-  const finish = finishReason(builder);
-  return finish === "tool_calls" ? "tool_use" : finish === "length" ? "max_tokens" : "end_turn";
-}
-
-// ---------- helpers ----------
-
-function errorBody(wire: Wire, message: string, type: string): Record<string, unknown> {
-  if (wire === "anthropic") return { type: "error", error: { type, message } };
-  return { error: { message, type, code: type, param: null } };
-}
-
-function errorType(status: number): string {
-  if (status === 401) return "authentication_error";
-  if (status === 403) return "permission_error";
-  if (status === 429) return "rate_limit_error";
-  if (status >= 500) return "api_error";
-  return "invalid_request_error";
-}
-
-/** Splits text into `count` pieces of near-equal length (fewer if the text is short). */
-function split(text: string, count: number): string[] {
-  if (text.length === 0) return [];
-  const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
-  const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
-  return pieces;
 }
 
 function sendJson(
@@ -511,14 +269,6 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -65,3 +65,45 @@ export async function waitFor(predicate: () => boolean, what: string, limitMs = 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** `--provider anthropic` against the fake server, working in `dir`. */
+export function anthropicArgs(server: FakeModelServer, dir: string, model = "m"): string[] {
+  return ["--provider", "anthropic", "--base-url", server.url, "--model", model, "-C", dir];
+}
+
+export const ANTHROPIC_KEY = { ANTHROPIC_API_KEY: "sk-ant-test" };
+
+/**
+ * Pairing problems in a recorded request of either wire: every tool call is answered exactly
+ * once, right after it, every result answers a call, and no call id is used twice.
+ */
+export function requestProblems(request: RecordedRequest): string[] {
+  const messages = messagesOf(request);
+  const isAnthropic = request.path.endsWith("/messages");
+  const problems = isAnthropic ? pairingProblems(anthropicAsChat(messages)) : pairingProblems(messages);
+  const ids = (isAnthropic ? anthropicAsChat(messages) : messages).flatMap((message: WireMessage) =>
+    message.role === "assistant" ? (message.tool_calls ?? []).map((call: { id: string }) => call.id) : [],
+  );
+  for (const id of new Set(ids)) {
+    if (ids.filter((other: string) => other === id).length > 1) problems.push(`call id ${id} is used twice`);
+  }
+  return problems;
+}
+
+/** Anthropic messages in the Chat Completions shape `pairingProblems` reads. */
+function anthropicAsChat(messages: readonly WireMessage[]): WireMessage[] {
+  const blocks = (message: WireMessage): WireMessage[] =>
+    Array.isArray(message.content) ? message.content : [{ type: "text", text: message.content }];
+  return messages.flatMap((message) => {
+    if (message.role === "assistant") {
+      const calls = blocks(message).filter((block) => block.type === "tool_use");
+      return [{ role: "assistant", tool_calls: calls.map((block) => ({ id: block.id })) }];
+    }
+    const results = blocks(message).filter((block) => block.type === "tool_result");
+    const rest = blocks(message).filter((block) => block.type !== "tool_result");
+    return [
+      ...results.map((block) => ({ role: "tool", tool_call_id: block.tool_use_id })),
+      ...(rest.length > 0 || results.length === 0 ? [{ role: "user" }] : []),
+    ];
+  });
+}

@@ -109,9 +109,13 @@ async function runAttempt<Event>(
   const controller = new AbortController();
   const cancel = () => controller.abort();
   userSignal?.addEventListener("abort", cancel, { once: true });
+  let opened: OpenedStream<Event> | undefined;
   let idled = false;
   let timer: NodeJS.Timeout | undefined;
+  // Any byte counts as a sign of life, so servers that send keep-alive comments while they
+  // think are not cut off; the timer starts once the headers are in.
   const touch = () => {
+    if (!opened) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
       idled = true;
@@ -119,17 +123,14 @@ async function runAttempt<Event>(
     }, limits.streamIdleTimeoutMs);
   };
   try {
-    const opened = await spec.openStream(body, {
+    opened = await spec.openStream(body, {
       signal: controller.signal,
-      fetch: boundedFetch(limits.maxResponseBytes),
+      fetch: boundedFetch(limits.maxResponseBytes, () => touch()),
     });
-    await expectEventStream(opened.response);
     touch();
+    await expectEventStream(opened.response);
     const assembler = spec.newAssembler(onDelta);
-    await consumeStream(opened.events, spec.sdkErrors, (event) => {
-      touch();
-      assembler.push(event);
-    });
+    await consumeStream(opened.events, spec.sdkErrors, (event) => assembler.push(event));
     if (idled) throw new StreamStalledError(limits.streamIdleTimeoutMs);
     if (userSignal?.aborted) throw new ProviderError("aborted", "Cancelled.");
     if (assembler.empty) throw new EmptyAnswerError("the stream carried no answer");

@@ -88,6 +88,16 @@ describe.each(wires)("$wire wire faults", ({ make, endpoint }) => {
     expectIdenticalRequests(2);
   });
 
+  it("keep-alive comments count as signs of life: a slow start is not a stall", async () => {
+    server.reply().text("worth the wait").keepAlive(6).delay(100);
+    const { response, retries } = await completeRecording(
+      await make({ streamIdleTimeoutMs: 350 }),
+      request(),
+    );
+    expect(response.message.content).toBe("worth the wait");
+    expect(retries).toEqual([]);
+  });
+
   it("silence before the headers is retried after the request timeout", async () => {
     server.hang();
     server.reply().text("answered");

@@ -32,6 +32,7 @@ export class ReplyBuilder {
   wholeJson = false;
   choiceless = false;
   paddingBytes = 0;
+  keepAlives = 0;
 
   constructor(private readonly nextToolId: () => string) {}
 
@@ -107,6 +108,12 @@ export class ReplyBuilder {
     return this;
   }
 
+  /** Send `count` SSE keep-alive comments after the first frame (a server that is still thinking). */
+  keepAlive(count: number): this {
+    this.keepAlives = count;
+    return this;
+  }
+
   /** Add SSE comment frames worth `bytes` before the finish: a huge body that is still valid. */
   padding(bytes: number): this {
     this.paddingBytes = bytes;
@@ -119,6 +126,7 @@ export function renderFrames(wire: Wire, builder: ReplyBuilder): string[] {
   if (builder.choiceless) return choicelessFrames(wire, builder);
   const frames = wire === "openai" ? openaiFrames(builder) : anthropicFrames(builder);
   if (builder.paddingBytes > 0) frames.splice(frames.length - 2, 0, ...paddingFrames(builder.paddingBytes));
+  if (builder.keepAlives > 0) frames.splice(1, 0, ...Array(builder.keepAlives).fill(": keep-alive\n\n"));
   if (builder.malformedFrame !== undefined) {
     frames[Math.min(builder.malformedFrame, frames.length - 1)] =
       wire === "openai"

@@ -37,6 +37,7 @@
  *   .asJson()         the whole answer as one JSON body although a stream was asked for
  *   .noChoices()      a stream with no answer in it (`choices: []` only / pings only)
  *   .padding(bytes)   SSE comments worth `bytes` before the finish (a huge, valid body)
+ *   .keepAlive(n)     n SSE keep-alive comments after the first frame (with .delay: a slow start)
  *   reply() alone     an empty answer (no text, no tool calls); `.tool(n, a, {id})` twice with
  *                     one id = duplicate tool-call ids
  *   server.replyWith((request, reply) => {        // when the queue is empty: build the answer

@@ -1,5 +1,5 @@
 import type { Failure } from "./failure.js";
-import { type CallLimits, formatWait } from "./limits.js";
+import { type CallLimits, formatWait, MAX_TIMER_MS } from "./limits.js";
 import { ProviderError } from "./provider.js";
 
 /** The longest backoff between two tries when the server names no wait. */
@@ -63,7 +63,10 @@ function waitTooLong(error: ProviderError, afterMs: number, limits: CallLimits):
   return new ProviderError(
     error.kind,
     `${error.message.replace(/\.$/, "")}; it asked to wait ${formatWait(afterMs)} before trying again, longer than hx waits (${formatWait(limits.maxRetryWaitMs)}).`,
-    `Try again later, or set HX_RETRY_MAX_WAIT_MS=${Math.ceil(afterMs)} to wait it out.`,
+    // Past what a timer holds no setting helps.
+    afterMs <= MAX_TIMER_MS
+      ? `Try again later, or set HX_RETRY_MAX_WAIT_MS=${Math.ceil(afterMs)} to wait it out.`
+      : "Try again later.",
     error.status,
   );
 }

@@ -70,6 +70,29 @@ describe("withRetries", () => {
     });
   });
 
+  it("names the wait a server asks beyond the cap, and the setting only when one can allow it", async () => {
+    const hints: (string | undefined)[] = [];
+    for (const afterMs of [3_600_000, 30 * 86_400_000]) {
+      const error = await withRetries({
+        limits,
+        baseDelayMs: 1,
+        attempt: async () => {
+          throw new Error("429");
+        },
+        classify: () => ({
+          error: new ProviderError("rate_limit", "Rate limited."),
+          retry: { reason: "429", afterMs },
+        }),
+      }).catch((e) => e);
+      expect(error.message).toContain(`it asked to wait ${formatWait(afterMs)} before trying again`);
+      hints.push(error.hint);
+    }
+    expect(hints).toEqual([
+      "Try again later, or set HX_RETRY_MAX_WAIT_MS=3600000 to wait it out.",
+      "Try again later.",
+    ]);
+  });
+
   it("does not retry a failure that is not worth it", async () => {
     let attempts = 0;
     const error = await withRetries({

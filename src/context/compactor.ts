@@ -39,11 +39,6 @@ export interface CompactorOptions {
   shorten?: ShortenOptions;
   /** The PreCompact hook, given the history about to be summarised. Awaited; a throw is reported, never stops compaction. */
   onPreCompact?: (trigger: CompactionTrigger, messages: readonly Message[]) => void | Promise<void>;
-  /**
-   * Skills that left the context whole (listed by name only, or cut to fit the cap): the
-   * session should let the model load them again (e.g. `LoadedSkills.delete`).
-   */
-  onSkillsNeedReload?: (names: string[]) => void;
 }
 
 /** What a compaction did; the conversation's `replace` carries it to the transcript. */
@@ -291,7 +286,6 @@ export class ContextCompactor {
       skillsToReload: [...head.nameOnly, ...head.cut],
     };
     conversation.replace(next, "compaction", record);
-    if (record.skillsToReload.length) this.options.onSkillsNeedReload?.(record.skillsToReload);
     if (error)
       emit?.({ type: "notice", level: "warn", text: `summary written without the model (${error})` });
     emit?.({ type: "notice", level: "info", text: describeCompaction(record) });

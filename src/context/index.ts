@@ -12,7 +12,7 @@ export {
   ContextCompactor,
 } from "./compactor.js";
 export { type ShortenOptions, type ShortenResult, shortenOldToolResults } from "./shorten.js";
-export { findLoadedSkills, isSkillBody, type LoadedSkill, skillNameOf } from "./skill-bodies.js";
+export { findLoadedSkills, keepsWhole, type LoadedSkill, skillTexts } from "./skill-bodies.js";
 export {
   createToolOutputSpill,
   DEFAULT_SPILL_LIMIT_CHARS,

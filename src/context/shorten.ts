@@ -1,5 +1,5 @@
 import type { Message } from "../core/messages.js";
-import { isSkillBody } from "./skill-bodies.js";
+import { keepsWhole } from "./skill-bodies.js";
 import { estimateTokens } from "./tokens.js";
 import { startOfLastAssistantTurns } from "./turns.js";
 
@@ -20,14 +20,16 @@ export interface ShortenResult {
   savedTokens: number;
 }
 
-/** Marks a shortened result so it is never shortened twice (and the prefix stays stable). */
-export const SHORTENED_MARKER = "[hx: older tool output shortened";
+/** Starts the note the model reads in place of what was cut. */
+const SHORTENED_NOTE = "[hx: older tool output shortened";
 
 /**
  * Shortens tool results the model has already acted on: those before the last `keepTurns`
  * assistant turns, longer than `minChars`, keep their first and last lines and a note.
- * Skill bodies are never touched. Pure: returns new messages, the input is unchanged; pairs
- * are untouched because only `content` changes.
+ * Skill bodies (and results marked `keepWhole`) are never touched; a shortened result is
+ * marked `meta.shortened` and never shortened twice, so the prefix stays stable. Pure:
+ * returns new messages, the input is unchanged; pairs are untouched because only `content`
+ * and `meta` change.
  */
 export function shortenOldToolResults(
   messages: readonly Message[],
@@ -41,12 +43,12 @@ export function shortenOldToolResults(
   let savedTokens = 0;
   const result = messages.map((message, i) => {
     if (i >= keepFrom || message.role !== "tool" || message.content.length <= minChars) return message;
-    if (isSkillBody(message) || message.content.includes(SHORTENED_MARKER)) return message;
+    if (keepsWhole(message.meta) || message.meta?.shortened) return message;
     const content = shortenText(message.content, headChars, tailChars);
     if (content.length >= message.content.length) return message;
     shortened += 1;
     savedTokens += estimateTokens(message.content) - estimateTokens(content);
-    return { ...message, content };
+    return { ...message, content, meta: { ...message.meta, shortened: true } };
   });
   return { messages: result, shortened, savedTokens };
 }
@@ -55,5 +57,5 @@ function shortenText(text: string, headChars: number, tailChars: number): string
   const head = text.slice(0, headChars);
   const tail = text.slice(text.length - tailChars);
   const omitted = text.length - head.length - tail.length;
-  return `${head}\n${SHORTENED_MARKER}: ${omitted.toLocaleString("en-US")} chars omitted; run the tool again if you need them]\n${tail}`;
+  return `${head}\n${SHORTENED_NOTE}: ${omitted.toLocaleString("en-US")} chars omitted; run the tool again if you need them]\n${tail}`;
 }

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LoopExtension } from "../agent/extension.js";
 import type { ToolOutput } from "../core/tool.js";
-import { skillNameOf } from "./skill-bodies.js";
+import { keepsWhole } from "./skill-bodies.js";
 
 export interface SpillOptions {
   /** The workspace root; files go to `<root>/.hx/tool-results/`. */
@@ -37,7 +37,7 @@ export function createToolOutputSpill(options: SpillOptions): LoopExtension {
   return {
     name: "tool-output-spill",
     afterToolCall(prepared, output, state) {
-      if (output.content.length <= limit || skillNameOf(output.content)) return undefined;
+      if (output.content.length <= limit || keepsWhole(output.meta)) return undefined;
       const spilled = spillToolOutput(
         options.workspaceRoot,
         prepared.call.id,

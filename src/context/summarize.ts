@@ -1,7 +1,6 @@
 import { errorMessage } from "../core/error-message.js";
-import type { Message, Usage } from "../core/messages.js";
+import type { Message, SkillSpan, Usage } from "../core/messages.js";
 import type { ModelProvider } from "../providers/provider.js";
-import { skillNameOf } from "./skill-bodies.js";
 
 /** The summariser's system prompt; the request carries no tools. */
 export const SUMMARY_SYSTEM_PROMPT = [
@@ -73,21 +72,31 @@ export function serializeForSummary(messages: readonly Message[]): string {
   const parts: string[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      parts.push(
-        `[user]\n${message.content.replace(/<skill name="([^"]+)"[^>]*>[\s\S]*?<\/skill>/g, "[skill $1 loaded]")}`,
-      );
+      parts.push(`[user]\n${withSkillsMentioned(message.content, message.meta?.skills)}`);
     } else if (message.role === "assistant") {
       const calls = message.toolCalls.map(
         (c) => `[tool call ${c.name}] ${clip(c.arguments, ARGUMENT_CHARS)}`,
       );
       parts.push(["[assistant]", message.content, ...calls].filter((s) => s !== "").join("\n"));
     } else {
-      const skill = skillNameOf(message.content);
+      const skill = message.isError ? undefined : message.meta?.skill;
       const body = skill ? `[skill ${skill} loaded]` : clip(message.content, TOOL_RESULT_CHARS);
       parts.push(`[${message.isError ? "tool error" : "tool result"} ${message.toolName}]\n${body}`);
     }
   }
   return parts.join("\n\n");
+}
+
+/** A user message's text with each skill body it carries replaced by a one-line mention. */
+function withSkillsMentioned(content: string, spans: readonly SkillSpan[] | undefined): string {
+  if (!spans?.length) return content;
+  let text = "";
+  let from = 0;
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    text += `${content.slice(from, span.start)}[skill ${span.name} loaded]`;
+    from = span.end;
+  }
+  return text + content.slice(from);
 }
 
 /** Keeps the start (the task) and, mostly, the end (the latest state) when too long. */

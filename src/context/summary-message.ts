@@ -1,9 +1,9 @@
-import type { Message, UserMessage } from "../core/messages.js";
+import type { Message, SkillSpan, UserMessage } from "../core/messages.js";
 import type { LoadedSkill } from "./skill-bodies.js";
 import { estimateTokens } from "./tokens.js";
 
-/** Opens the message that replaces compacted history; used to recognise it later. */
-export const SUMMARY_OPEN = "<conversation-summary>";
+/** Opens the message that replaces compacted history (for the model; code reads its meta). */
+const SUMMARY_OPEN = "<conversation-summary>";
 const SUMMARY_CLOSE = "</conversation-summary>";
 
 export interface SummaryMessageInput {
@@ -29,13 +29,12 @@ export interface SummaryMessage {
 /**
  * The user message that stands in for compacted history: the summary, the list of loaded
  * skills, and the bodies of those that would otherwise leave the context, newest first within
- * the cap (a body that does not fit whole is cut and says so).
+ * the cap (a body that does not fit whole is cut and says so). Its `meta` says it is a summary
+ * and where each whole body is, so the next compaction finds them again.
  */
 export function buildSummaryMessage(input: SummaryMessageInput): SummaryMessage {
-  const blocks: string[] = [];
-  const reinjected: string[] = [];
+  const blocks: Array<{ name: string; text: string; cut: boolean }> = [];
   const nameOnly: string[] = [];
-  const cut: string[] = [];
   let budget = input.skillCapTokens;
   for (const skill of [...input.reinject].reverse()) {
     const body = fitSkill(skill, budget);
@@ -43,60 +42,55 @@ export function buildSummaryMessage(input: SummaryMessageInput): SummaryMessage 
       nameOnly.push(skill.name);
       continue;
     }
-    budget -= estimateTokens(body);
-    if (body.endsWith(CUT_NOTE)) cut.push(skill.name);
-    blocks.unshift(body);
-    reinjected.push(skill.name);
+    budget -= estimateTokens(body.text);
+    blocks.unshift({ name: skill.name, ...body });
   }
-  const parts = [
-    `${SUMMARY_OPEN}\nThe earlier part of this conversation was compacted to save context. Summary of it:\n\n${input.summary}\n${SUMMARY_CLOSE}`,
-  ];
+  let content = `${SUMMARY_OPEN}\nThe earlier part of this conversation was compacted to save context. Summary of it:\n\n${input.summary}\n${SUMMARY_CLOSE}`;
   if (input.loadedNames.length > 0) {
-    parts.push(
-      `Skills loaded in this conversation, whose instructions still apply: ${input.loadedNames.join(", ")}.` +
-        (nameOnly.length
-          ? ` Not repeated here for lack of room (load again if needed): ${nameOnly.join(", ")}.`
-          : ""),
-    );
+    content +=
+      `\n\nSkills loaded in this conversation, whose instructions still apply: ${input.loadedNames.join(", ")}.` +
+      (nameOnly.length
+        ? ` Not repeated here for lack of room (load again if needed): ${nameOnly.join(", ")}.`
+        : "");
   }
-  parts.push(...blocks);
+  const spans: SkillSpan[] = [];
+  for (const block of blocks) {
+    content += "\n\n";
+    // A cut body is not the skill any more: it is not listed, so the model may load it again.
+    if (!block.cut)
+      spans.push({ name: block.name, start: content.length, end: content.length + block.text.length });
+    content += block.text;
+  }
   return {
-    message: { role: "user", content: parts.join("\n\n") },
-    reinjected: reinjected.reverse(),
+    message: {
+      role: "user",
+      content,
+      meta: spans.length ? { kind: "summary", skills: spans } : { kind: "summary" },
+    },
+    reinjected: blocks.map((b) => b.name),
     nameOnly,
-    cut,
+    cut: blocks.filter((b) => b.cut).map((b) => b.name),
   };
 }
 
 const MIN_USEFUL_TOKENS = 200;
-const CUT_NOTE = "\n[skill text cut to fit the context; load the skill again for the full text]\n</skill>";
 
-/** The skill block, cut to `budget` tokens; undefined when not even a useful part fits. */
-function fitSkill(skill: LoadedSkill, budget: number): string | undefined {
-  const whole = asBlock(skill);
-  if (estimateTokens(whole) <= budget) return whole;
+/** The skill's text, cut to `budget` tokens; undefined when not even a useful part fits. */
+function fitSkill(skill: LoadedSkill, budget: number): { text: string; cut: boolean } | undefined {
+  const whole = skill.text.trim();
+  if (estimateTokens(whole) <= budget) return { text: whole, cut: false };
   if (budget < MIN_USEFUL_TOKENS) return undefined;
-  const open = `<skill name="${skill.name}">\n`;
-  const note = CUT_NOTE;
-  const inner = whole.slice(whole.indexOf(">") + 1).replace(/<\/skill>[\s\S]*$/, "");
-  let keep = Math.max(0, (budget - estimateTokens(open + note)) * 4);
-  let text = `${open}${inner.slice(0, keep).trimEnd()}${note}`;
+  const note = `\n[skill ${skill.name} cut to fit the context; load it again for the full text]`;
+  let keep = Math.max(0, (budget - estimateTokens(note)) * 4);
+  let text = `${whole.slice(0, keep).trimEnd()}${note}`;
   while (estimateTokens(text) > budget && keep > 0) {
     keep = Math.floor(keep * 0.8);
-    text = `${open}${inner.slice(0, keep).trimEnd()}${note}`;
+    text = `${whole.slice(0, keep).trimEnd()}${note}`;
   }
-  return text;
+  return { text, cut: true };
 }
 
-/** A tool result may carry the block plus extra lines (its folder, its files); keep them inside. */
-function asBlock(skill: LoadedSkill): string {
-  const text = skill.text.trim();
-  if (text.endsWith("</skill>")) return text;
-  const close = text.indexOf("</skill>");
-  if (close < 0) return `${text}\n</skill>`;
-  return `${text.slice(0, close).trimEnd()}\n${text.slice(close + "</skill>".length).trim()}\n</skill>`;
-}
-
+/** The message a compaction put in place of the history it summarised. */
 export function isSummaryMessage(message: Message): boolean {
-  return message.role === "user" && message.content.startsWith(SUMMARY_OPEN);
+  return message.role === "user" && message.meta?.kind === "summary";
 }

@@ -29,8 +29,6 @@ export function setUpContext(
     /** The skill catalog section, shown as its own row by /context. */
     catalog: string;
     onPreCompact: (trigger: CompactionTrigger, messages: readonly Message[]) => Promise<void> | void;
-    /** Skills that left the context whole, so the model may load them again. */
-    onSkillsNeedReload: (names: string[]) => void;
   },
 ): ContextCapability {
   const { conversation } = basics;
@@ -40,7 +38,6 @@ export function setUpContext(
     system: options.system,
     toolSchemas: () => options.tools.schemas(),
     onPreCompact: options.onPreCompact,
-    onSkillsNeedReload: options.onSkillsNeedReload,
   });
   const commands: SlashCommand[] = [
     {

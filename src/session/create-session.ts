@@ -105,9 +105,6 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     onPreCompact: async (trigger) => {
       await hooks.hooks.runEvent("PreCompact", { trigger });
     },
-    onSkillsNeedReload: (names) => {
-      for (const name of names) skills.loaded.delete(name);
-    },
   });
   const capabilities = [...built, context, setUpGuards()];
 

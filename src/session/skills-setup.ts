@@ -71,8 +71,12 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
     }
     if (catalog.nameOnly.length > 0) log(`skills: listed by name only: ${catalog.nameOnly.join(", ")}`);
   }
+  // Loaded = whole in the history. After a replacement (resume, compaction, clear) that is
+  // read again from the messages' meta: a body summarised away or cut may be loaded again,
+  // and the folders of resumed skills stay readable.
   const loaded = new LoadedSkills();
-  const markLoaded = (messages: readonly Message[]) => {
+  const readLoaded = (messages: readonly Message[]) => {
+    loaded.clear();
     for (const { name } of findLoadedSkills(messages)) {
       const skill = skills.find((s) => s.name === name);
       if (!skill) continue;
@@ -80,16 +84,16 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
       workspace.allowRead(skill.dir);
     }
   };
-  markLoaded(basics.conversation.messages);
+  readLoaded(basics.conversation.messages);
   const unsubscribe = basics.conversation.subscribe((change) => {
-    if (change.type === "replace" && change.reason === "resume") markLoaded(change.messages);
+    if (change.type === "replace") readLoaded(change.messages);
   });
 
   const promptFilter: PromptFilter = (prompt) => {
     const invocation = expandSkillInvocation(prompt, skills, loaded);
     if (!invocation) return { prompt };
     workspace.allowRead(invocation.skill.dir);
-    return { prompt: invocation.text };
+    return { prompt: invocation.text, meta: { skills: [invocation.span] } };
   };
   const listCommand: SlashCommand = {
     name: "skills",

@@ -1,3 +1,4 @@
+import type { SkillSpan } from "../core/messages.js";
 import type { LoadedSkills } from "./load-skill-tool.js";
 import { formatSkillContent } from "./skill-content.js";
 import type { Skill } from "./types.js";
@@ -12,6 +13,8 @@ export interface SkillInvocation {
    * returns them) and the user's request.
    */
   text: string;
+  /** Where the skill's instructions are in `text` (for the user message's `meta.skills`). */
+  span: SkillSpan;
 }
 
 /**
@@ -36,5 +39,11 @@ export function expandSkillInvocation(
   const request = args
     ? `The user invoked the skill /${skill.name} with this request:\n${args}`
     : `The user invoked the skill /${skill.name}. Follow its instructions.`;
-  return { skill, args, text: `${formatSkillContent(skill)}\n\n${request}` };
+  const body = formatSkillContent(skill);
+  return {
+    skill,
+    args,
+    text: `${body}\n\n${request}`,
+    span: { name: skill.name, start: 0, end: body.length },
+  };
 }

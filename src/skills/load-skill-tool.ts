@@ -83,7 +83,7 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parame
       }
       ctx.workspace.allowRead(skill.dir);
       deps.loaded.add(skill.name);
-      return formatSkillContent(skill, deps.maxListedFiles);
+      return { content: formatSkillContent(skill, deps.maxListedFiles), meta: { skill: skill.name } };
     },
   });
 }

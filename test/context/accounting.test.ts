@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { breakdownContext, renderContextTable } from "../../src/context/breakdown.js";
-import { SHORTENED_MARKER, shortenOldToolResults } from "../../src/context/shorten.js";
+import { shortenOldToolResults } from "../../src/context/shorten.js";
 import { estimateRequestTokens, estimateTokens } from "../../src/context/tokens.js";
 import { cacheHitRate, formatUsage } from "../../src/context/usage-line.js";
 import {
@@ -9,7 +9,7 @@ import {
   parseTokenCount,
   resolveContextWindow,
 } from "../../src/context/windows.js";
-import { emptyUsage, type Message } from "../../src/core/messages.js";
+import { emptyUsage, type Message, type ToolResultMeta } from "../../src/core/messages.js";
 
 describe("estimateTokens", () => {
   it("counts ASCII at ~4 chars per token and CJK at one per character", () => {
@@ -85,7 +85,7 @@ describe("breakdownContext", () => {
         content: "",
         toolCalls: [{ id: "1", name: "load_skill", arguments: '{"name":"deploy"}' }],
       },
-      { role: "tool", toolCallId: "1", toolName: "load_skill", content: skill },
+      { role: "tool", toolCallId: "1", toolName: "load_skill", content: skill, meta: { skill: "deploy" } },
     ];
     const b = breakdownContext({
       system: `You are hx.\n\n${catalog}`,
@@ -116,27 +116,31 @@ describe("breakdownContext", () => {
 });
 
 describe("shortenOldToolResults", () => {
-  const turn = (id: string, content: string): Message[] => [
+  const turn = (id: string, content: string, meta?: ToolResultMeta): Message[] => [
     { role: "assistant", content: "", toolCalls: [{ id, name: "t", arguments: "{}" }] },
-    { role: "tool", toolCallId: id, toolName: "t", content },
+    { role: "tool", toolCallId: id, toolName: "t", content, ...(meta ? { meta } : {}) },
   ];
   const messages: Message[] = [
     { role: "user", content: "go" },
     ...turn("a", "A".repeat(5_000)),
-    ...turn("s", `<skill name="x">\n${"S".repeat(5_000)}\n</skill>`),
+    ...turn("s", "S".repeat(5_000), { skill: "x" }),
+    ...turn("k", "K".repeat(5_000), { keepWhole: true }),
     ...turn("b", "B".repeat(5_000)),
     ...turn("c", "C".repeat(5_000)),
   ];
 
-  it("shortens results older than the last K turns, never skill bodies, and is idempotent", () => {
+  it("shortens results older than the last K turns, never skill bodies or keepWhole ones, and is idempotent", () => {
     const once = shortenOldToolResults(messages, { keepTurns: 1 });
     expect(once.shortened).toBe(2);
     expect(once.savedTokens).toBeGreaterThan(2_000);
-    const contents = once.messages.filter((m) => m.role === "tool").map((m) => m.content);
-    expect(contents[0]).toContain(SHORTENED_MARKER);
-    expect(contents[1]).toHaveLength(5_000 + '<skill name="x">\n\n</skill>'.length);
-    expect(contents[2]).toContain(SHORTENED_MARKER);
-    expect(contents[3]).toBe("C".repeat(5_000));
+    const results = once.messages.filter((m) => m.role === "tool");
+    const contents = results.map((m) => m.content);
+    expect(contents[0]).toContain("[hx: older tool output shortened");
+    expect(results[0].meta).toEqual({ shortened: true });
+    expect(contents[1]).toBe("S".repeat(5_000));
+    expect(contents[2]).toBe("K".repeat(5_000));
+    expect(contents[3]).toContain("[hx: older tool output shortened");
+    expect(contents[4]).toBe("C".repeat(5_000));
     expect(messages[2].content).toBe("A".repeat(5_000));
     expect(shortenOldToolResults(once.messages, { keepTurns: 1 }).shortened).toBe(0);
   });

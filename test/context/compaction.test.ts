@@ -39,14 +39,17 @@ function conversation(turns: number, chars: number, skillAt = 0): Message[] {
       content: "",
       toolCalls: [{ id, name: isSkill ? "load_skill" : "work", arguments: "{}" }],
     });
-    messages.push({
-      role: "tool",
-      toolCallId: id,
-      toolName: isSkill ? "load_skill" : "work",
-      content: isSkill
-        ? `<skill name="${SKILL_NAME}">\n${skillBody(SKILL_NAME, 300)}\n</skill>`
-        : "y".repeat(chars),
-    });
+    messages.push(
+      isSkill
+        ? {
+            role: "tool",
+            toolCallId: id,
+            toolName: "load_skill",
+            content: `<skill name="${SKILL_NAME}">\n${skillBody(SKILL_NAME, 300)}\n</skill>`,
+            meta: { skill: SKILL_NAME },
+          }
+        : { role: "tool", toolCallId: id, toolName: "work", content: "y".repeat(chars) },
+    );
   }
   return messages;
 }
@@ -208,19 +211,45 @@ describe("compactNow (/compact [focus])", () => {
     expect(messages.at(-1)).toEqual(conversation(20, 2_000, 1).at(-1));
   });
 
-  it("cuts skill bodies to the cap and asks for a reload of those that did not fit", async () => {
+  it("lists skill bodies that do not fit the cap by name, and no longer counts them as loaded", async () => {
     const model = new ScriptedProvider([summaryReply()]);
-    const reload: string[][] = [];
-    const compactor = compactorFor(model, 4_000, {
-      skillCapShare: 0.01,
-      onSkillsNeedReload: (n) => reload.push(n),
-    });
+    const compactor = compactorFor(model, 4_000, { skillCapShare: 0.01 });
     const history = new Conversation(conversation(20, 2_000, 1));
     const messages = history.messages;
     const record = await compactor.compactNow(history);
     expect(record?.skillsToReload).toEqual([SKILL_NAME]);
-    expect(reload).toEqual([[SKILL_NAME]]);
     expect(messages[0].content).toContain(`load again if needed): ${SKILL_NAME}`);
+    expect(findLoadedSkills(messages)).toEqual([]);
+  });
+
+  it("re-injects a body cut to fit, marked as cut and not counted as loaded", async () => {
+    const model = new ScriptedProvider([summaryReply()]);
+    // Room for part of the ~300-token body only.
+    const compactor = compactorFor(model, 2_500, { skillCapShare: 0.1 });
+    const history = new Conversation(conversation(20, 2_000, 1));
+    const record = await compactor.compactNow(history);
+    expect(record?.reinjectedSkills).toEqual([SKILL_NAME]);
+    expect(record?.skillsToReload).toEqual([SKILL_NAME]);
+    const head = history.messages[0];
+    expect(head.content).toContain(
+      `[skill ${SKILL_NAME} cut to fit the context; load it again for the full text]`,
+    );
+    expect(head.content).not.toContain(`${SKILL_NAME} END`);
+    expect(head.role === "user" && head.meta).toEqual({ kind: "summary" });
+  });
+
+  it("the summary's meta points at each whole body it re-injects, so the next compaction finds it", async () => {
+    const model = new ScriptedProvider([summaryReply()]);
+    const history = new Conversation(conversation(20, 2_000, 1));
+    await compactorFor(model, 20_000).compactNow(history);
+    const head = history.messages[0];
+    if (head.role !== "user") throw new Error("expected the summary first");
+    expect(head.meta?.kind).toBe("summary");
+    const [span] = head.meta?.skills ?? [];
+    expect(span?.name).toBe(SKILL_NAME);
+    const text = head.content.slice(span.start, span.end);
+    expect(text.startsWith(`<skill name="${SKILL_NAME}">`)).toBe(true);
+    expect(text.endsWith("</skill>")).toBe(true);
   });
 
   it("falls back to a mechanical summary when the model call fails", async () => {
@@ -319,12 +348,11 @@ const arbitraryConversation = fc
       });
       ids.forEach((id, i) => {
         const skill = turn.skill && i === 0 ? `s${t % 3}` : undefined;
-        messages.push({
-          role: "tool",
-          toolCallId: id,
-          toolName: "tool",
-          content: skill ? `<skill name="${skill}">\nbody ${t}\n</skill>` : "z".repeat(turn.size),
-        });
+        messages.push(
+          skill
+            ? { role: "tool", toolCallId: id, toolName: "tool", content: `body ${t}`, meta: { skill } }
+            : { role: "tool", toolCallId: id, toolName: "tool", content: "z".repeat(turn.size) },
+        );
       });
     });
     return messages;

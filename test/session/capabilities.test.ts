@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { ScriptedProvider, type ScriptedReply } from "../../src/providers/script
 import type { Capability, SessionBasics } from "../../src/session/capability.js";
 import { createSession, type SessionEnvironment } from "../../src/session/create-session.js";
 import { defineTool } from "../../src/tools/tool.js";
+import { latestSession, resumeSession } from "../../src/transcript/sessions.js";
 
 let home: string;
 let cwd: string;
@@ -200,5 +201,39 @@ describe("a capability plugs into the session", () => {
       "message",
       "usage",
     ]);
+  });
+});
+
+describe("skill bodies are known by meta, across a resume", () => {
+  it("a /skill invocation marks its body; a resumed session still counts the skill as loaded", async () => {
+    const dir = path.join(cwd, ".agents", "skills", "deploy");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, "SKILL.md"),
+      "---\nname: deploy\ndescription: Ship the release. Use when deploying.\n---\n# deploy\nSteps.\n",
+    );
+    const model = new ScriptedProvider([{ text: "deployed" }]);
+    const session = await createSession(environment(model));
+    await session.run("/deploy to staging", { emit: () => {} });
+    const [prompt] = session.conversation.messages;
+    if (prompt.role !== "user") throw new Error("expected the prompt first");
+    const [span] = prompt.meta?.skills ?? [];
+    expect(span?.name).toBe("deploy");
+    expect(prompt.content.slice(span.start, span.end)).toMatch(
+      /^<skill name="deploy">\n# deploy\nSteps\.\n<\/skill>/,
+    );
+    expect(prompt.content.slice(span.end)).toContain("to staging");
+    await session.close();
+
+    const resumed = resumeSession(latestSession(realpathSync(cwd))!);
+    const again = new ScriptedProvider([
+      { toolCalls: [{ name: "load_skill", arguments: { name: "deploy" } }] },
+      { text: "ok" },
+    ]);
+    const second = await createSession(environment(again, { resume: resumed }));
+    await second.run("load it again", { emit: () => {} });
+    const result = second.conversation.messages.find((m) => m.role === "tool");
+    expect(result?.content).toMatch(/already loaded/);
+    await second.close();
   });
 });

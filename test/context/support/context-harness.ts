@@ -24,7 +24,7 @@ export function skillBody(name: string, tokens: number): string {
   return lines.join("\n");
 }
 
-/** Stand-in for load_skill: the same `<skill name="...">` wrapper the real tool returns. */
+/** Stand-in for load_skill: the same wrapper and `meta.skill` the real tool returns. */
 export function skillTool(bodies: Record<string, string>): Tool {
   return defineTool({
     name: "load_skill",
@@ -34,7 +34,10 @@ export function skillTool(bodies: Record<string, string>): Tool {
     async execute(args) {
       const body = bodies[args.name];
       if (!body) return { content: `Error: Unknown skill '${args.name}'`, isError: true };
-      return `<skill name="${args.name}">\n${body}\n</skill>\n\nBase directory for this skill: /skills/${args.name}`;
+      return {
+        content: `<skill name="${args.name}">\n${body}\n</skill>\n\nBase directory for this skill: /skills/${args.name}`,
+        meta: { skill: args.name },
+      };
     },
   });
 }

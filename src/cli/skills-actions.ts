@@ -1,6 +1,7 @@
 // The work behind `hx skills ...`, loaded only when such a command runs.
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { formatDiagnostic } from "../core/diagnostic.js";
 import { discoverSkillsView, type SkillsView } from "../session/skills-setup.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import { type DiscoveryResult, findProjectRoot, loadSkillsFromRoots } from "../skills/discover.js";
@@ -76,15 +77,15 @@ export function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, js
       `\nThe catalog is over its budget: ${catalog.shortened.length} description(s) shortened, ${catalog.nameOnly.length} skill(s) listed by name only. Raise skills.catalogBudget or shorten descriptions.\n`,
     );
   }
-  const shadowed = discovery.diagnostics.filter((d) => d.startsWith("Skill '"));
-  for (const line of shadowed) io.out(`note: ${line}\n`);
+  const shadowed = discovery.diagnostics.filter((d) => d.code === "skill.shadowed");
+  for (const diagnostic of shadowed) io.out(`note: ${formatDiagnostic(diagnostic)}\n`);
   return 0;
 }
 
 export function showSkill(skills: readonly Skill[], name: string, io: Io): number {
   const skill = findSkillByName(skills, name.trim());
   if (!skill) {
-    io.err(`hx: ${unknownSkillMessage(name, skills).replace(/^Error: /, "")}\n`);
+    io.err(`hx: ${unknownSkillMessage(name, skills)}\n`);
     return 1;
   }
   io.out(`# ${skill.name} (${skill.source})\n${skill.file}\n\n${skill.body}\n`);
@@ -114,10 +115,8 @@ export function expandValidationTargets(paths: string[]): string[] {
     const found = loadSkillsFromRoots([{ dir: target, source: "settings" }]);
     const files = found.skills.map((s) => s.file);
     // Skills shadowed by a same-named one still deserve a verdict.
-    for (const line of found.diagnostics) {
-      const match = /^Skill '.*' at (.+) is shadowed by /.exec(line);
-      if (match) files.push(match[1]);
-    }
+    for (const diagnostic of found.diagnostics)
+      if (diagnostic.code === "skill.shadowed" && diagnostic.file) files.push(diagnostic.file);
     targets.push(...(files.length > 0 ? files.sort() : [target]));
   }
   return targets;
@@ -131,8 +130,8 @@ export function validateSkills(targets: string[], json: boolean, io: Io): number
     if (results.length === 0) io.out("No skills to validate.\n");
     for (const result of results) {
       io.out(`${result.valid ? "ok     " : "INVALID"} ${result.name}  ${result.path}\n`);
-      for (const error of result.errors) io.out(`  error: ${indent(error)}\n`);
-      for (const warning of result.warnings) io.out(`  warning: ${indent(warning)}\n`);
+      for (const diagnostic of result.diagnostics)
+        io.out(`  ${diagnostic.level}: ${indent(diagnostic.message)}\n`);
     }
     const invalid = results.filter((r) => !r.valid).length;
     if (results.length > 0) io.out(`\n${results.length - invalid} valid, ${invalid} invalid\n`);

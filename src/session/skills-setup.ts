@@ -1,5 +1,6 @@
 import type { Settings } from "../config/settings.js";
 import { findLoadedSkills } from "../context/index.js";
+import { formatDiagnostic } from "../core/diagnostic.js";
 import type { Message } from "../core/messages.js";
 import {
   buildSkillCatalog,
@@ -65,7 +66,7 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
   });
   const { skills } = discovery;
   if (basics.verbose) {
-    for (const line of discovery.diagnostics) log(`skills: ${line}`);
+    for (const diagnostic of discovery.diagnostics) log(`skills: ${formatDiagnostic(diagnostic)}`);
     if (catalog.shortened.length > 0) {
       log(`skills: catalog over budget, descriptions shortened: ${catalog.shortened.join(", ")}`);
     }

@@ -2,6 +2,7 @@ import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statS
 import os from "node:os";
 import path from "node:path";
 import { findProjectRoot, findRepoRoot } from "../config/project-root.js";
+import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
 import { parseSkillFile } from "./parse.js";
 import type { Skill, SkillSource } from "./types.js";
@@ -30,7 +31,7 @@ export interface DiscoveryResult {
   /** Sorted by name; one skill per name (the highest-precedence one). */
   skills: Skill[];
   /** Problems worth telling the user (skipped files, shadowed duplicates, limits hit). */
-  diagnostics: string[];
+  diagnostics: Diagnostic[];
 }
 
 export const DEFAULT_MAX_DEPTH = 8;
@@ -100,7 +101,11 @@ export function loadSkillsFromRoots(
     const winner = byName.get(skill.name);
     if (winner) {
       diagnostics.push(
-        `Skill '${skill.name}' at ${skill.file} is shadowed by ${winner.file} (${winner.source} precedence); using ${winner.file}.`,
+        skillWarning(
+          "skill.shadowed",
+          `skill '${skill.name}' is shadowed by ${winner.file} (${winner.source} precedence); using ${winner.file}.`,
+          skill.file,
+        ),
       );
       continue;
     }
@@ -116,7 +121,7 @@ interface WalkState {
   /** Real paths of folders already searched: symlink loops and shared trees end here. */
   visitedDirs: Set<string>;
   found: Skill[];
-  diagnostics: string[];
+  diagnostics: Diagnostic[];
   countLimitHit: boolean;
 }
 
@@ -140,7 +145,11 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
     const direct = tryRead(path.join(dir, SKILL_FILE_NAMES[0]));
     if (direct.kind === "error") {
       walk.diagnostics.push(
-        `Skipped ${path.join(dir, SKILL_FILE_NAMES[0])}: cannot read it (${direct.code}).`,
+        skillWarning(
+          "skill.unreadable",
+          `skipped: cannot read it (${direct.code}).`,
+          path.join(dir, SKILL_FILE_NAMES[0]),
+        ),
       );
       continue;
     }
@@ -149,7 +158,9 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
       try {
         entries = readdirSync(dir, { withFileTypes: true });
       } catch (error) {
-        walk.diagnostics.push(`Skipped ${dir}: cannot list it (${errorCode(error)}).`);
+        walk.diagnostics.push(
+          skillWarning("skill.unreadable", `skipped: cannot list it (${errorCode(error)}).`, dir),
+        );
         continue;
       }
     }
@@ -160,7 +171,10 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
       if (walk.found.length >= walk.maxSkills) {
         walk.countLimitHit = true;
         walk.diagnostics.push(
-          `Stopped after ${walk.maxSkills} skills; the rest (from ${dir} on) were not read. Narrow skills.paths.`,
+          skillWarning(
+            "skill.limit.count",
+            `Stopped after ${walk.maxSkills} skills; the rest (from ${dir} on) were not read. Narrow skills.paths.`,
+          ),
         );
         return;
       }
@@ -175,7 +189,10 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
     if (depth >= walk.maxDepth) {
       if (!depthLimitHit) {
         walk.diagnostics.push(
-          `Skills deeper than ${walk.maxDepth} folders below ${root.dir} were not searched.`,
+          skillWarning(
+            "skill.limit.depth",
+            `Skills deeper than ${walk.maxDepth} folders below ${root.dir} were not searched.`,
+          ),
         );
         depthLimitHit = true;
       }
@@ -217,21 +234,23 @@ function childFolder(parent: string, parentReal: string, entry: Dirent) {
 }
 
 /** Reads one SKILL.md; an unreadable file is skipped with a diagnostic. */
-export function readSkill(file: string, source: SkillSource, diagnostics: string[]): Skill | undefined {
+export function readSkill(file: string, source: SkillSource, diagnostics: Diagnostic[]): Skill | undefined {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    diagnostics.push(`Skipped ${file}: cannot read it (${errorCode(error)}).`);
+    diagnostics.push(
+      skillWarning("skill.unreadable", `skipped: cannot read it (${errorCode(error)}).`, file),
+    );
     return undefined;
   }
   return toSkill(file, text, source, diagnostics);
 }
 
-function toSkill(file: string, text: string, source: SkillSource, diagnostics: string[]): Skill {
+function toSkill(file: string, text: string, source: SkillSource, diagnostics: Diagnostic[]): Skill {
   const dir = path.dirname(file);
   const parsed = parseSkillFile(text, path.basename(dir));
-  for (const warning of parsed.warnings) diagnostics.push(`${file}: ${warning}`);
+  for (const warning of parsed.warnings) diagnostics.push(skillWarning("skill.frontmatter", warning, file));
   return {
     name: parsed.name,
     description: parsed.description,
@@ -250,6 +269,10 @@ function resolveUserPath(input: string, base: string, home: string): string {
   if (trimmed === "~") return home;
   if (trimmed.startsWith("~/")) return path.join(home, trimmed.slice(2));
   return path.resolve(base, trimmed);
+}
+
+function skillWarning(code: string, message: string, file?: string): Diagnostic {
+  return file ? { level: "warning", code, file, message } : { level: "warning", code, message };
 }
 
 /** Plain code-unit order: the same on every machine and locale. */

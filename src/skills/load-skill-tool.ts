@@ -71,7 +71,7 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parame
       if (name === "") return { content: "Error: load_skill.name must be a non-empty string", isError: true };
       const skills = allSkills();
       const skill = findSkillByName(skills, name);
-      if (!skill) return { content: unknownSkillMessage(name, skills), isError: true };
+      if (!skill) return { content: `Error: ${unknownSkillMessage(name, skills)}`, isError: true };
       if (skill.disableModelInvocation) {
         return {
           content: `Error: Skill '${skill.name}' can only be invoked by the user (/${skill.name}); it is not loadable with load_skill.`,
@@ -104,12 +104,12 @@ export function isPathLike(name: string): boolean {
   return /[/\\]/.test(name) || name.startsWith(".") || name.startsWith("~") || /\.md$/i.test(name);
 }
 
-/** `Error: Unknown skill 'x'. Available: a, b, c`, the closest match first. */
+/** `Unknown skill 'x'. Available: a, b, c`, the closest match first (the tool adds `Error: `). */
 export function unknownSkillMessage(name: string, skills: readonly Skill[]): string {
   const loadable = skills.filter((s) => !s.disableModelInvocation).map((s) => s.name);
-  if (loadable.length === 0) return `Error: Unknown skill '${name}'. Available: none`;
+  if (loadable.length === 0) return `Unknown skill '${name}'. Available: none`;
   const ordered = orderBySimilarity(name, loadable);
   const shown = ordered.slice(0, MAX_SUGGESTED_NAMES);
   const rest = ordered.length - shown.length;
-  return `Error: Unknown skill '${name}'. Available: ${shown.join(", ")}${rest > 0 ? ` (and ${rest} more)` : ""}`;
+  return `Unknown skill '${name}'. Available: ${shown.join(", ")}${rest > 0 ? ` (and ${rest} more)` : ""}`;
 }

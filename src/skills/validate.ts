@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import type { Diagnostic } from "../core/diagnostic.js";
 import { isPlainObject, OPENING_TEXT_WARNING, parseYaml, splitFrontmatter } from "./parse.js";
 
 /**
@@ -27,59 +28,85 @@ export const HX_EXTENSION_FIELDS = ["disable-model-invocation"];
 export interface SkillValidation {
   path: string;
   name: string;
+  /** No error among the diagnostics. */
   valid: boolean;
-  errors: string[];
-  warnings: string[];
-}
-
-export interface ContentVerdict {
-  errors: string[];
-  warnings: string[];
+  /** Errors and warnings, each with a `code`, the file and (for a field) its `keyPath`. */
+  diagnostics: Diagnostic[];
 }
 
 /** The file names a skill folder may use, in order of preference (as the reference). */
 export const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"];
 
-/** Validates a SKILL.md text; `dirName` is the folder it sits in (the name must match it). */
-export function validateSkillContent(content: string, dirName: string | undefined): ContentVerdict {
+/**
+ * Validates a SKILL.md text; `dirName` is the folder it sits in (the name must match it).
+ * `file` is put on every diagnostic.
+ */
+export function validateSkillContent(
+  content: string,
+  dirName: string | undefined,
+  file?: string,
+): Diagnostic[] {
+  const at = (d: Diagnostic): Diagnostic => inFile(d, file);
   const split = splitFrontmatter(content);
-  if (split.kind === "none") return only("SKILL.md must start with YAML frontmatter (---)");
-  if (split.kind === "unclosed") return only("SKILL.md frontmatter not properly closed with ---");
+  if (split.kind === "none")
+    return [at(error("skill.frontmatter.missing", "SKILL.md must start with YAML frontmatter (---)"))];
+  if (split.kind === "unclosed")
+    return [at(error("skill.frontmatter.unclosed", "SKILL.md frontmatter not properly closed with ---"))];
   const parsed = parseYaml(split.yaml);
-  if (!parsed.ok) return only(`Invalid YAML in frontmatter: ${parsed.error}`);
-  if (!isPlainObject(parsed.value)) return only("SKILL.md frontmatter must be a YAML mapping");
-  const verdict = validateFrontmatter(parsed.value, dirName);
-  if (split.openingText !== undefined) verdict.warnings.unshift(OPENING_TEXT_WARNING);
-  return verdict;
+  if (!parsed.ok)
+    return [at(error("skill.frontmatter.yaml", `Invalid YAML in frontmatter: ${parsed.error}`))];
+  if (!isPlainObject(parsed.value))
+    return [at(error("skill.frontmatter.type", "SKILL.md frontmatter must be a YAML mapping"))];
+  const found = validateFrontmatter(parsed.value, dirName).map(at);
+  if (split.openingText !== undefined)
+    found.unshift(at(warning("skill.frontmatter.opening-text", OPENING_TEXT_WARNING)));
+  return found;
 }
 
 /** The reference's validate_metadata, plus warnings for hx extension fields. */
 export function validateFrontmatter(
   fields: Record<string, unknown>,
   dirName: string | undefined,
-): ContentVerdict {
-  const errors: string[] = [];
-  const warnings: string[] = [];
+): Diagnostic[] {
+  const found: Diagnostic[] = [];
   const keys = Object.keys(fields);
   const unexpected = keys
     .filter((k) => !ALLOWED_FIELDS.includes(k) && !HX_EXTENSION_FIELDS.includes(k))
     .sort(compareCodePoints);
   if (unexpected.length > 0) {
-    errors.push(
-      `Unexpected fields in frontmatter: ${unexpected.join(", ")}. Only [${ALLOWED_FIELDS.map((f) => `'${f}'`).join(", ")}] are allowed.`,
-    );
+    found.push({
+      ...error(
+        "skill.field.unexpected",
+        `Unexpected fields in frontmatter: ${unexpected.join(", ")}. Only [${ALLOWED_FIELDS.map((f) => `'${f}'`).join(", ")}] are allowed.`,
+      ),
+      ...(unexpected.length === 1 ? { keyPath: unexpected[0] } : {}),
+    });
   }
   for (const key of keys.filter((k) => HX_EXTENSION_FIELDS.includes(k))) {
-    warnings.push(
-      `Field '${key}' is not in the Agent Skills spec (hx, Claude Code and pi read it; the reference validator rejects it)`,
-    );
+    found.push({
+      ...warning(
+        "skill.field.extension",
+        `Field '${key}' is not in the Agent Skills spec (hx, Claude Code and pi read it; the reference validator rejects it)`,
+      ),
+      keyPath: key,
+    });
   }
-  if (!("name" in fields)) errors.push("Missing required field in frontmatter: name");
-  else errors.push(...validateName(fields.name, dirName));
-  if (!("description" in fields)) errors.push("Missing required field in frontmatter: description");
-  else errors.push(...validateDescription(fields.description));
-  if ("compatibility" in fields) errors.push(...validateCompatibility(fields.compatibility));
-  return { errors, warnings };
+  const field = (key: string, problems: string[]) =>
+    found.push(...problems.map((message) => ({ ...error(`skill.${key}.invalid`, message), keyPath: key })));
+  if (!("name" in fields))
+    found.push({
+      ...error("skill.name.missing", "Missing required field in frontmatter: name"),
+      keyPath: "name",
+    });
+  else field("name", validateName(fields.name, dirName));
+  if (!("description" in fields))
+    found.push({
+      ...error("skill.description.missing", "Missing required field in frontmatter: description"),
+      keyPath: "description",
+    });
+  else field("description", validateDescription(fields.description));
+  if ("compatibility" in fields) field("compatibility", validateCompatibility(fields.compatibility));
+  return found;
 }
 
 /** Name rules: 1–64 code points after NFKC, lowercase, letters/digits/hyphens, matches its folder. */
@@ -128,37 +155,45 @@ export function validateCompatibility(value: unknown): string[] {
  */
 export function validateSkillPath(target: string): SkillValidation {
   const absolute = path.resolve(target);
-  const verdict = (
-    file: string,
-    name: string,
-    errors: string[],
-    warnings: string[] = [],
-  ): SkillValidation => ({
+  const verdict = (file: string, name: string, diagnostics: Diagnostic[]): SkillValidation => ({
     path: file,
     name,
-    valid: errors.length === 0,
-    errors,
-    warnings,
+    valid: !diagnostics.some((d) => d.level === "error"),
+    diagnostics,
   });
   let isDir: boolean;
   try {
     isDir = statSync(absolute).isDirectory();
   } catch {
-    return verdict(absolute, path.basename(absolute), [`Path does not exist: ${absolute}`]);
+    return verdict(absolute, path.basename(absolute), [
+      inFile(error("skill.path.missing", `Path does not exist: ${absolute}`), absolute),
+    ]);
   }
   const dir = isDir ? absolute : path.dirname(absolute);
   const file = isDir ? findSkillFile(dir) : absolute;
-  if (!file) return verdict(absolute, path.basename(dir), ["Missing required file: SKILL.md"]);
+  if (!file)
+    return verdict(absolute, path.basename(dir), [
+      inFile(error("skill.file.missing", "Missing required file: SKILL.md"), dir),
+    ]);
   let content: string;
   try {
     content = readFileSync(file, "utf8");
-  } catch (error) {
+  } catch (problem) {
     return verdict(file, path.basename(dir), [
-      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+      inFile(
+        error(
+          "skill.unreadable",
+          `Cannot read ${file}: ${(problem as NodeJS.ErrnoException).code ?? problem}`,
+        ),
+        file,
+      ),
     ]);
   }
-  const { errors, warnings } = validateSkillContent(content, path.basename(dir));
-  return verdict(file, declaredName(content) ?? path.basename(dir), errors, warnings);
+  return verdict(
+    file,
+    declaredName(content) ?? path.basename(dir),
+    validateSkillContent(content, path.basename(dir), file),
+  );
 }
 
 /** SKILL.md or skill.md in `dir` (exact case), or undefined. */
@@ -199,6 +234,21 @@ function compareCodePoints(a: string, b: string): number {
   return left.length - right.length;
 }
 
-function only(error: string): ContentVerdict {
-  return { errors: [error], warnings: [] };
+/** The diagnostic with its file, fields in reading order (level, code, file, keyPath, message). */
+function inFile(d: Diagnostic, file: string | undefined): Diagnostic {
+  return {
+    level: d.level,
+    code: d.code,
+    ...(file ? { file } : {}),
+    ...(d.keyPath ? { keyPath: d.keyPath } : {}),
+    message: d.message,
+  };
+}
+
+function error(code: string, message: string): Diagnostic {
+  return { level: "error", code, message };
+}
+
+function warning(code: string, message: string): Diagnostic {
+  return { level: "warning", code, message };
 }

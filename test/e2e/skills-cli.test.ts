@@ -3,6 +3,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Diagnostic } from "../../src/core/diagnostic.js";
 import { runHx, SHARED_DIR, tempDir } from "../support/run-hx.js";
 import {
   COURSE_BLOG_DESCRIPTION,
@@ -29,8 +30,7 @@ interface Verdict {
   path: string;
   name: string;
   valid: boolean;
-  errors: string[];
-  warnings: string[];
+  diagnostics: Diagnostic[];
 }
 
 const fixture = useSeedFixture();
@@ -40,7 +40,7 @@ const skills = (args: string[], options: { cwd?: string; env?: Record<string, st
 const listJson = async (args: string[] = [], options: Parameters<typeof skills>[1] = {}) => {
   const run = await skills(["list", "--json", ...args], options);
   expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as { skills: ListedSkill[]; diagnostics: string[] };
+  return JSON.parse(run.stdout) as { skills: ListedSkill[]; diagnostics: Diagnostic[] };
 };
 
 describe("hx skills list", () => {
@@ -97,11 +97,15 @@ describe("hx skills list", () => {
       ["sync-upstream", "project"],
     ]);
     expect(listed.skills[0].warnings.join("\n")).toMatch(/YAML/i);
-    expect(listed.diagnostics.join("\n")).toContain(
-      `Skill 'sync-upstream' at ${path.join(home, ".agents/skills/sync-upstream/SKILL.md")} is shadowed by`,
+    expect(listed.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: "skill.shadowed",
+        file: path.join(home, ".agents/skills/sync-upstream/SKILL.md"),
+        message: expect.stringMatching(/^skill 'sync-upstream' is shadowed by /),
+      }),
     );
     const text = await skills(["list"], { env: { HOME: home } });
-    expect(text.stdout).toMatch(/^note: Skill 'sync-upstream' at .* is shadowed by /m);
+    expect(text.stdout).toMatch(/^note: .*SKILL\.md: skill 'sync-upstream' is shadowed by /m);
   });
 });
 
@@ -203,7 +207,7 @@ describe("hx skills validate", () => {
     expect(bad.code).toBe(1);
     const verdicts = JSON.parse(bad.stdout) as Verdict[];
     for (const verdict of verdicts) {
-      expect(Object.keys(verdict).sort()).toEqual(["errors", "name", "path", "valid", "warnings"]);
+      expect(Object.keys(verdict).sort()).toEqual(["diagnostics", "name", "path", "valid"]);
     }
     expect(verdicts.map((v) => [v.name, v.valid])).toEqual([
       ["Bad_Name", false],
@@ -211,8 +215,15 @@ describe("hx skills validate", () => {
       ["extra", false],
       ["sync-upstream", true],
     ]);
-    expect(verdicts[0].errors).toContain("Skill name 'Bad_Name' must be lowercase");
-    expect(verdicts[2].errors[0]).toMatch(/^Unexpected fields in frontmatter: version\./);
+    expect(verdicts[0].diagnostics.map((d) => d.message)).toContain(
+      "Skill name 'Bad_Name' must be lowercase",
+    );
+    expect(verdicts[2].diagnostics[0]).toMatchObject({
+      level: "error",
+      code: "skill.field.unexpected",
+      keyPath: "version",
+      message: expect.stringMatching(/^Unexpected fields in frontmatter: version\./),
+    });
     expect(verdicts[3].path).toBe(path.join(fixture.project, ".agents/skills/sync-upstream/SKILL.md"));
 
     const one = await skills(["validate", ".agents/skills/course-blog"]);
@@ -235,7 +246,7 @@ describe("hx skills new", () => {
     expect(readFileSync(file, "utf8")).toMatch(/^---\nname: release-notes\ndescription: /);
     const verdict = await skills(["validate", "--json", path.dirname(file)]);
     expect(verdict.code).toBe(0);
-    expect((JSON.parse(verdict.stdout) as Verdict[])[0]).toMatchObject({ valid: true, errors: [] });
+    expect((JSON.parse(verdict.stdout) as Verdict[])[0]).toMatchObject({ valid: true, diagnostics: [] });
     expect((await listJson()).skills.map((s) => s.name)).toContain("release-notes");
 
     const again = await skills(["new", "release-notes"]);
@@ -275,9 +286,7 @@ describe.skipIf(!existsSync(CORPUS))("the real-world corpus in a project (../sha
       const file = path.join(root, ".agents/skills", folder, "SKILL.md");
       // Two collections ship mcp-builder and skill-creator: one wins, the other is named as shadowed.
       const winner = listed.skills.find((s) => s.path === file);
-      const shadowed = listed.diagnostics.some((d) =>
-        d.startsWith(`Skill '${path.basename(folder)}' at ${file} is shadowed by`),
-      );
+      const shadowed = listed.diagnostics.some((d) => d.code === "skill.shadowed" && d.file === file);
       expect(winner !== undefined || shadowed, folder).toBe(true);
     }
     const names = [...byName.keys()];

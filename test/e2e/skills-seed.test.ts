@@ -177,7 +177,7 @@ describe("discovery and precedence through the binary", () => {
     expect(toolMessagesOf(fixture.server.requests[1])[0].content).not.toContain("USER BODY");
     const projectFile = path.join(fixture.project, ".agents/skills/sync-upstream/SKILL.md");
     expect(run.stderr).toContain(
-      `skills: Skill 'sync-upstream' at ${path.join(userDir, "SKILL.md")} is shadowed by ${projectFile}`,
+      `skills: ${path.join(userDir, "SKILL.md")}: skill 'sync-upstream' is shadowed by ${projectFile}`,
     );
   });
 

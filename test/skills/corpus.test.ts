@@ -48,8 +48,14 @@ describe.skipIf(collections.length === 0)("the real-world corpus (../shared/corp
     );
     const invalid = verdicts.filter((v) => !v.valid);
     expect(invalid.map((v) => v.name)).toEqual(["claude-api"]);
-    expect(invalid[0].errors).toEqual([
-      expect.stringMatching(/^Description exceeds 1024 character limit \(10\d\d chars\)$/),
+    expect(invalid[0].diagnostics).toEqual([
+      expect.objectContaining({
+        level: "error",
+        code: "skill.description.invalid",
+        keyPath: "description",
+        file: invalid[0].path,
+        message: expect.stringMatching(/^Description exceeds 1024 character limit \(10\d\d chars\)$/),
+      }),
     ]);
   });
 
@@ -58,7 +64,9 @@ describe.skipIf(collections.length === 0)("the real-world corpus (../shared/corp
     const names = skills.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain("mcp-builder");
-    expect(diagnostics.filter((d) => d.startsWith("Skill 'mcp-builder'"))).toHaveLength(1);
+    expect(
+      diagnostics.filter((d) => d.code === "skill.shadowed" && d.message.startsWith("skill 'mcp-builder'")),
+    ).toHaveLength(1);
   });
 });
 

@@ -81,11 +81,13 @@ describe("discoverSkills", () => {
       source: "project",
     });
     expect(result.skills.find((s) => s.name === "only-user")?.source).toBe("user");
-    const shadowed = result.diagnostics.filter((d) => d.startsWith("Skill 'deploy'"));
+    const shadowed = result.diagnostics.filter((d) => d.code === "skill.shadowed");
     expect(shadowed).toHaveLength(2);
-    expect(shadowed[0]).toContain(path.join(far, "SKILL.md"));
-    expect(shadowed[0]).toContain(path.join(near, "SKILL.md"));
-    expect(shadowed[1]).toContain(path.join(user, "SKILL.md"));
+    expect(shadowed[0].file).toBe(path.join(far, "SKILL.md"));
+    expect(shadowed[0].message).toBe(
+      `skill 'deploy' is shadowed by ${path.join(near, "SKILL.md")} (project precedence); using ${path.join(near, "SKILL.md")}.`,
+    );
+    expect(shadowed[1].file).toBe(path.join(user, "SKILL.md"));
   });
 
   it("is deterministic", () => {
@@ -143,11 +145,15 @@ describe("discoverSkills", () => {
     writeSkill(root, "a/b/c/d", "name: deep\ndescription: d");
     const shallow = loadSkillsFromRoots([{ dir: root, source: "project" }], { maxDepth: 2 });
     expect(names(shallow)).toEqual([]);
-    expect(shallow.diagnostics.join()).toMatch(/deeper than 2 folders/);
+    expect(shallow.diagnostics).toMatchObject([
+      { code: "skill.limit.depth", message: expect.stringMatching(/deeper than 2 folders/) },
+    ]);
     for (const n of ["s1", "s2", "s3"]) writeSkill(root, n, `name: ${n}\ndescription: d`);
     const few = loadSkillsFromRoots([{ dir: root, source: "project" }], { maxSkills: 2 });
     expect(few.skills).toHaveLength(2);
-    expect(few.diagnostics.join()).toMatch(/Stopped after 2 skills/);
+    expect(few.diagnostics).toMatchObject([
+      { code: "skill.limit.count", message: expect.stringMatching(/Stopped after 2 skills/) },
+    ]);
   });
 
   it("loads malformed files leniently and skips unreadable ones, with diagnostics", () => {
@@ -163,11 +169,19 @@ describe("discoverSkills", () => {
     expect(names(result)).toEqual(isRoot ? ["locked", "loose", "nofront"] : ["loose", "nofront"]);
     expect(result.skills.find((s) => s.name === "loose")?.description).toBe("Use when: anything");
     expect(result.skills.find((s) => s.name === "nofront")?.description).toBe("No frontmatter");
-    expect(result.diagnostics.some((d) => d.includes("loose") && d.includes("not valid YAML"))).toBe(true);
+    expect(
+      result.diagnostics.some(
+        (d) =>
+          d.code === "skill.frontmatter" && d.file?.includes("loose") && d.message.includes("not valid YAML"),
+      ),
+    ).toBe(true);
     if (!isRoot)
-      expect(result.diagnostics.some((d) => d.startsWith(`Skipped ${path.join(locked, "SKILL.md")}`))).toBe(
-        true,
-      );
+      expect(result.diagnostics).toContainEqual({
+        level: "warning",
+        code: "skill.unreadable",
+        file: path.join(locked, "SKILL.md"),
+        message: "skipped: cannot read it (EACCES).",
+      });
   });
 
   it("accepts a lowercase skill.md and resolves settings paths from the project root", () => {

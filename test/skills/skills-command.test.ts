@@ -99,15 +99,20 @@ describe("hx skills", () => {
       path: string;
       name: string;
       valid: boolean;
-      errors: string[];
-      warnings: string[];
+      diagnostics: Array<{ level: string; code: string; file?: string; keyPath?: string; message: string }>;
     }>;
     expect(verdicts.map((v) => [v.name, v.valid])).toEqual([
       ["Bad_Name", false],
       ["good", true],
     ]);
-    expect(verdicts[0].errors).toContain("Skill name 'Bad_Name' must be lowercase");
-    expect(Object.keys(verdicts[0]).sort()).toEqual(["errors", "name", "path", "valid", "warnings"]);
+    expect(verdicts[0].diagnostics).toContainEqual({
+      level: "error",
+      code: "skill.name.invalid",
+      file: verdicts[0].path,
+      keyPath: "name",
+      message: "Skill name 'Bad_Name' must be lowercase",
+    });
+    expect(Object.keys(verdicts[0]).sort()).toEqual(["diagnostics", "name", "path", "valid"]);
 
     const one = await hxSkills(["validate", ".agents/skills/good", ".agents/skills/good/SKILL.md"], root);
     expect(one.code).toBe(0);
@@ -124,7 +129,7 @@ describe("hx skills", () => {
     expect(created.code).toBe(0);
     const dir = path.join(root, ".agents/skills/release-notes");
     expect(existsSync(path.join(dir, "SKILL.md"))).toBe(true);
-    expect(validateSkillPath(dir)).toMatchObject({ valid: true, errors: [] });
+    expect(validateSkillPath(dir)).toMatchObject({ valid: true, diagnostics: [] });
     expect(readFileSync(path.join(dir, "SKILL.md"), "utf8")).toMatch(/^---\nname: release-notes\n/);
     expect((await hxSkills(["new", "release-notes"], root)).code).toBe(1);
     const bad = await hxSkills(["new", "Bad--Name"], root);

@@ -1,6 +1,8 @@
 import type { Settings } from "../config/settings.js";
 import { parsePermissionMode } from "../permissions/modes.js";
 import { CALL_LIMIT_DEFAULTS, MAX_TIMER_MS } from "../providers/limits.js";
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
+import { redactUrlPasswords } from "../secrets/redact.js";
 
 /** Options shared by `hx agent` and the interactive session, as commander parses them. */
 export interface RunFlags {
@@ -17,6 +19,7 @@ export interface RunFlags {
   contextWindow?: string;
   continue?: boolean;
   resume?: string;
+  sandbox?: string;
 }
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -45,6 +48,8 @@ export interface RunConfig {
   maxRetryWaitMs: number;
   /** Largest model response read (HX_MAX_RESPONSE_BYTES). */
   maxResponseBytes: number;
+  /** `--sandbox` or HX_SANDBOX; undefined: settings decide. */
+  sandboxMode?: SandboxMode;
 }
 
 export const DEFAULT_PROVIDER = "deepseek";
@@ -87,7 +92,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
   if (baseURL !== undefined && !/^https?:\/\/[^\s/]+/.test(baseURL)) {
     const source = ["--base-url", "HX_BASE_URL", "baseURL in settings"][baseURLLayer];
     throw new UsageError(
-      `${source} must be an http(s) URL such as http://127.0.0.1:11434/v1 (got '${baseURL}').`,
+      `${source} must be an http(s) URL such as http://127.0.0.1:11434/v1 (got '${redactUrlPasswords(baseURL)}').`,
     );
   }
 
@@ -104,6 +109,11 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
   }
   if (flags.continue && flags.resume !== undefined) {
     throw new UsageError("use either --continue or --resume ID, not both.");
+  }
+  const sandboxMode = flags.sandbox ?? (env.HX_SANDBOX || undefined);
+  if (sandboxMode !== undefined && !isSandboxMode(sandboxMode)) {
+    const source = flags.sandbox !== undefined ? "--sandbox" : "HX_SANDBOX";
+    throw new UsageError(`${source} must be one of ${SANDBOX_MODES.join(", ")} (got '${sandboxMode}').`);
   }
   const outputFormat = (flags.outputFormat ?? "text") as OutputFormat;
   if (!OUTPUT_FORMATS.includes(outputFormat)) {
@@ -123,6 +133,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
     permissionMode: flags.permissionMode ?? settings.permissions?.defaultMode,
     contextWindowFlag: flags.contextWindow,
     ...resolveCallLimits(env),
+    sandboxMode,
   };
 }
 

@@ -63,8 +63,7 @@ export function spillToolOutput(
   previewChars: number,
   howToRead: ReadHint = defaultReadHint,
 ): { output: ToolOutput; relativePath: string } {
-  const relativePath = path.join(TOOL_RESULTS_DIR, `${safeFileName(callId)}.txt`);
-  const absolute = path.join(workspaceRoot, relativePath);
+  const { absolute, relativePath } = toolResultFile(workspaceRoot, callId);
   mkdirSync(path.dirname(absolute), { recursive: true });
   writeFileSync(absolute, output.content);
 
@@ -73,12 +72,23 @@ export function spillToolOutput(
   const endsMidLine = output.content[preview.length] !== "\n";
   const nextLine = endsMidLine ? Math.max(1, shownLines) : shownLines + 1;
   const totalLines = output.content.split("\n").length;
-  const display = relativePath.split(path.sep).join("/");
   const note =
     `[Output too long for the conversation: ${output.content.length.toLocaleString("en-US")} chars, ${totalLines.toLocaleString("en-US")} lines. ` +
-    `Above: the first ${shownLines} line(s). The full output is saved in ${display}; ${howToRead(display, nextLine)}]`;
+    `Above: the first ${shownLines} line(s). The full output is saved in ${relativePath}; ${howToRead(relativePath, nextLine)}]`;
   const content = preview === "" ? note : `${preview}\n${note}`;
-  return { output: output.isError ? { content, isError: true } : { content }, relativePath: display };
+  return { output: output.isError ? { content, isError: true } : { content }, relativePath };
+}
+
+/**
+ * Where a saved tool output named `name` (a call id, maybe with a prefix) goes: its absolute
+ * path and the path relative to the workspace, with `/`, that the model can pass to read_file.
+ */
+export function toolResultFile(
+  workspaceRoot: string,
+  name: string,
+): { absolute: string; relativePath: string } {
+  const relative = path.join(TOOL_RESULTS_DIR, `${safeFileName(name)}.txt`);
+  return { absolute: path.join(workspaceRoot, relative), relativePath: relative.split(path.sep).join("/") };
 }
 
 /** Whole lines from the start, at most `maxChars` (one cut line when the first is longer). */

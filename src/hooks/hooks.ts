@@ -1,7 +1,9 @@
 import type { LoopExtension, LoopState } from "../agent/extension.js";
 import type { EventSink } from "../core/events.js";
+import type { ProcessGroups } from "../process/process-groups.js";
 import type { SubagentStopInfo } from "../subagent/types.js";
-import { type DispatchOptions, dispatchHooks, type HookVerdict } from "./dispatch.js";
+import type { PreparedCall } from "../tools/registry.js";
+import { type DispatchOptions, dispatchHooks, type HookPermission, type HookVerdict } from "./dispatch.js";
 import type { HookEventName } from "./events.js";
 import { hookLogLine } from "./log-lines.js";
 import type { HookRegistry } from "./registry.js";
@@ -18,6 +20,27 @@ export interface HooksOptions {
   emit?: EventSink;
   /** Prefix of the log lines of hooks run inside a subagent; default two spaces. */
   subagentLogPrefix?: string;
+  /** The environment hooks start from (secrets removed); default hx's own without secrets. */
+  baseEnv?: Record<string, string>;
+  /** Registers running hooks so hx's exit kills them. */
+  groups?: ProcessGroups;
+}
+
+/**
+ * What PreToolUse hooks said about the permission of each call (`permissionDecision` allow or
+ * ask), for the permission check that runs after them. A hook's allow only skips the question
+ * the mode would ask; it never overrides a deny or ask rule, the block list or a protected path.
+ */
+export class HookPermissions {
+  private readonly byCall = new WeakMap<PreparedCall, HookPermission>();
+
+  set(prepared: PreparedCall, permission: HookPermission): void {
+    this.byCall.set(prepared, permission);
+  }
+
+  get(prepared: PreparedCall): HookPermission | undefined {
+    return this.byCall.get(prepared);
+  }
 }
 
 /** Hooks of one session: loop extensions plus the calls the session and the task tool make. */
@@ -34,6 +57,8 @@ export interface SessionHooks {
   runSubagentStop(info: SubagentStopInfo): Promise<void>;
   /** Any event by name (e.g. PreCompact once compaction exists). */
   runEvent(event: HookEventName, fields: Record<string, unknown>, tool?: string): Promise<HookVerdict>;
+  /** What PreToolUse hooks said about permissions; give it to the permission extension. */
+  readonly permissions: HookPermissions;
 }
 
 /**
@@ -48,7 +73,10 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
     sessionId: options.sessionId,
     cwd: options.cwd,
     signal,
+    baseEnv: options.baseEnv,
+    groups: options.groups,
   });
+  const permissions = new HookPermissions();
   /** Runs that a Stop hook already sent back to work (Claude Code's `stop_hook_active`). */
   const continuedRuns = new WeakSet<LoopState>();
 
@@ -64,6 +92,10 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
       tool,
     });
     for (const warning of verdict.warnings) emit?.({ type: "notice", level: "warn", text: warning });
+    for (const message of verdict.messages)
+      emit?.({ type: "notice", level: "info", text: `${event} hook: ${message}` });
+    if (verdict.stop !== undefined)
+      emit?.({ type: "notice", level: "warn", text: `${event} hook stopped the run: ${verdict.stop}` });
     if (options.verbose) {
       for (const output of verdict.outputs)
         emit?.({ type: "notice", level: "info", text: `${event} hook: ${output}` });
@@ -82,7 +114,11 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
         prepared.tool.name,
         state.signal,
       );
-      return verdict.blocked !== undefined ? { block: verdict.blocked } : undefined;
+      if (verdict.blocked !== undefined) return { block: verdict.blocked };
+      if (verdict.stop !== undefined)
+        return { block: `A hook stopped the run: ${verdict.stop}. Do not call more tools; tell the user.` };
+      if (verdict.permission) permissions.set(prepared, verdict.permission);
+      return undefined;
     },
     async afterToolCall(prepared, output, state) {
       log(prefix + hookLogLine.postToolUse(prepared.tool.name, output.content));
@@ -93,8 +129,17 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
         prepared.tool.name,
         state.signal,
       );
-      if (verdict.blocked === undefined) return undefined;
-      return { ...output, content: `${output.content}\n\n[PostToolUse hook] ${verdict.blocked}` };
+      const notes = [
+        ...(verdict.blocked !== undefined ? [`[PostToolUse hook] ${verdict.blocked}`] : []),
+        ...verdict.context.map((context) => `[PostToolUse hook context] ${context}`),
+        ...(verdict.stop !== undefined
+          ? [
+              `[PostToolUse hook] The run was stopped: ${verdict.stop}. Do not call more tools; tell the user.`,
+            ]
+          : []),
+      ];
+      if (notes.length === 0) return undefined;
+      return { ...output, content: `${output.content}\n\n${notes.join("\n")}` };
     },
   });
 
@@ -109,7 +154,8 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
         undefined,
         state.signal,
       );
-      if (verdict.blocked === undefined) return undefined;
+      // `continue: false` wins over a block: the run ends here.
+      if (verdict.blocked === undefined || verdict.stop !== undefined) return undefined;
       continuedRuns.add(state);
       return verdict.blocked;
     },
@@ -121,13 +167,16 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
     async runSessionStart(source = "startup") {
       // No log line: the built-in log hook prints the seed's lines only.
       const verdict = await run("SessionStart", { source }, options.emit);
-      return verdict.outputs.length > 0 ? { context: verdict.outputs.join("\n") } : {};
+      const context = [...verdict.outputs, ...verdict.context];
+      return context.length > 0 ? { context: context.join("\n") } : {};
     },
     async runPromptHooks(prompt) {
       log(hookLogLine.userPromptSubmit(options.cwd));
       const verdict = await run("UserPromptSubmit", { prompt }, options.emit);
       if (verdict.blocked !== undefined) return { blocked: verdict.blocked };
-      return verdict.outputs.length > 0 ? { context: verdict.outputs.join("\n") } : {};
+      if (verdict.stop !== undefined) return { blocked: verdict.stop };
+      const context = [...verdict.outputs, ...verdict.context];
+      return context.length > 0 ? { context: context.join("\n") } : {};
     },
     async runSubagentStop(info) {
       log(subagentPrefix + hookLogLine.subagentStop(info.result.stats));
@@ -142,5 +191,6 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
       );
     },
     runEvent: (event, fields, tool) => run(event, fields, options.emit, tool),
+    permissions,
   };
 }

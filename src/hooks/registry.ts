@@ -13,6 +13,9 @@ export interface ConfiguredHook {
 }
 
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
+/** Timeouts are clamped to [1 s, 10 min]: a huge value must not overflow into "no wait at all". */
+export const MIN_HOOK_TIMEOUT_SECONDS = 1;
+export const MAX_HOOK_TIMEOUT_SECONDS = 600;
 
 /** The hooks from settings, by event. Built once per session; bad entries are skipped with a warning. */
 export class HookRegistry {
@@ -53,10 +56,7 @@ export class HookRegistry {
             );
             continue;
           }
-          const seconds =
-            typeof hook.timeout === "number" && hook.timeout > 0
-              ? hook.timeout
-              : DEFAULT_HOOK_TIMEOUT_SECONDS;
+          const seconds = hookTimeoutSeconds(hook.timeout, `hooks.${event}: \`${hook.command}\``, warnings);
           list.push({
             event,
             command: hook.command,
@@ -81,4 +81,22 @@ export class HookRegistry {
       return true;
     });
   }
+}
+
+/** The timeout of one hook in seconds: the default when missing, clamped to [1, 600] with a warning. */
+function hookTimeoutSeconds(value: unknown, label: string, warnings: string[]): number {
+  if (value === undefined) return DEFAULT_HOOK_TIMEOUT_SECONDS;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    warnings.push(
+      `${label}: timeout must be a number of seconds (got ${JSON.stringify(value)}); using ${DEFAULT_HOOK_TIMEOUT_SECONDS} s.`,
+    );
+    return DEFAULT_HOOK_TIMEOUT_SECONDS;
+  }
+  if (value > MAX_HOOK_TIMEOUT_SECONDS) {
+    warnings.push(
+      `${label}: timeout ${value} s is above the ${MAX_HOOK_TIMEOUT_SECONDS} s maximum; using ${MAX_HOOK_TIMEOUT_SECONDS} s.`,
+    );
+    return MAX_HOOK_TIMEOUT_SECONDS;
+  }
+  return Math.max(MIN_HOOK_TIMEOUT_SECONDS, value);
 }

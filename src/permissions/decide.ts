@@ -10,7 +10,8 @@ import {
 
 export type PermissionDecision =
   | { action: "allow"; rule?: PermissionRule }
-  | { action: "ask"; reason: string; rule?: PermissionRule }
+  /** `byMode`: asked only because the mode asks when no rule decides (a hook's allow may skip it). */
+  | { action: "ask"; reason: string; rule?: PermissionRule; byMode?: true }
   | { action: "deny"; reason: string };
 
 /**
@@ -59,7 +60,7 @@ export function decidePermission(
   if (verdict === "allow") return { action: "allow" };
   if (verdict === "deny") return { action: "deny", reason: `${label} is not allowed in ${mode} mode.` };
   const what = target.effect === "write" ? "changes files" : "runs a command";
-  return { action: "ask", reason: `${label} ${what} and no rule allows it` };
+  return { action: "ask", reason: `${label} ${what} and no rule allows it`, byMode: true };
 }
 
 /** `bash(git status)`, `write_file(src/a.ts)` or just the tool name. */

@@ -20,6 +20,13 @@ export interface PermissionOptions {
   ask?: PermissionAsker;
   /** Where "always" answers are saved; default `<projectRoot>/.hx/settings.local.json`. */
   localSettingsFile?: string;
+  /**
+   * What PreToolUse hooks said (`permissionDecision`): "ask" asks even a call the rules allow;
+   * "allow" skips only the question the mode would ask, never a deny or ask rule or the block list.
+   */
+  hookPermissions?: {
+    get(prepared: PreparedCall): { decision: "allow" | "ask"; reason?: string } | undefined;
+  };
 }
 
 /**
@@ -57,13 +64,25 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
         subject: prepared.tool.ruleSubject?.(prepared.args, options.workspace),
         root: options.projectRoot,
       };
-      const decision = decidePermission(target, options.mode, rules);
+      const hook = options.hookPermissions?.get(prepared);
+      let decision = decidePermission(target, options.mode, rules);
+      if (decision.action === "allow" && hook?.decision === "ask")
+        decision = {
+          action: "ask",
+          reason: `a PreToolUse hook asks to confirm ${describeCall(target)}${hook.reason ? ` (${hook.reason})` : ""}`,
+        };
+      if (decision.action === "ask" && decision.byMode && hook?.decision === "allow") return undefined;
       if (decision.action === "allow") return undefined;
       if (decision.action === "deny") return { block: `Permission denied: ${decision.reason}` };
 
       const rule = ruleFor(target);
-      if (!options.ask)
+      if (!options.ask) {
+        if (hook?.decision === "ask" && decision.rule === undefined)
+          return {
+            block: `Permission denied: ${decision.reason}, and there is no terminal to ask. Run hx in a terminal to approve it.`,
+          };
         return { block: headlessDenial(target, decision.reason, decision.rule !== undefined) };
+      }
 
       const answer = await askUser(
         {

@@ -1,6 +1,7 @@
 import type { RetryInfo, StreamDelta } from "../core/events.js";
 import type { AssistantMessage, Message, Usage } from "../core/messages.js";
 import type { ToolSchema } from "../core/tool.js";
+import { redactUrlPasswords } from "../secrets/redact.js";
 
 export interface ModelRequest {
   system: string;
@@ -69,13 +70,16 @@ export type ProviderErrorKind =
 
 /** A failure the user can act on: `message` names the cause, `hint` the fix. */
 export class ProviderError extends Error {
+  readonly hint?: string;
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
-    readonly hint?: string,
+    hint?: string,
     readonly status?: number,
   ) {
-    super(message);
+    // Messages name the base URL; a password in it is never shown (errors, -v, json, transcripts).
+    super(redactUrlPasswords(message));
     this.name = "ProviderError";
+    this.hint = hint === undefined ? undefined : redactUrlPasswords(hint);
   }
 }

@@ -1,17 +1,26 @@
-import { spawn } from "node:child_process";
-import type { Readable } from "node:stream";
 import { z } from "zod";
+import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
+import { ProcessGroups } from "../process/process-groups.js";
+import { runProcess } from "../process/run-process.js";
+import { SpillFile } from "../process/spill-file.js";
+import { explainSandboxFailure } from "../sandbox/explain.js";
+import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
+import { childEnvironment } from "../secrets/child-env.js";
 import { ToolError, type ToolOutput } from "../core/tool.js";
-import { OutputBuffer } from "./output-buffer.js";
-import { defineTool } from "./tool.js";
-import { truncate } from "./truncate.js";
+import { defineTool, type Tool } from "./tool.js";
+import { type Cut, truncate } from "./truncate.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 600;
-const MAX_OUTPUT_CHARS = 50_000;
-/** How much of each end the collector keeps in memory before only counting. */
-const BUFFER_KEEP_CHARS = 1_000_000;
-/** After bash exits, how long to wait for output still in the pipes (background jobs may hold them open). */
+/** Output up to this size is shown whole (the context's spill limit). */
+const MAX_OUTPUT_CHARS = DEFAULT_SPILL_LIMIT_CHARS;
+/** Longer output: its start and end, note included, with the whole of it saved to a file. */
+const PREVIEW_CHARS = 3_900;
+/** How much of each end the process runner keeps in memory; the rest is only counted (and saved). */
+const KEEP_CHARS = 64 * 1024;
+/** The full output is saved once it passes what the model can see, up to this size. */
+const MAX_SAVED_BYTES = 100 * 1024 * 1024;
+/** After bash exits, how long to wait for output still in the pipes. */
 const DRAIN_MS = 100;
 
 const parameters = z.object({
@@ -24,132 +33,114 @@ const parameters = z.object({
     .describe(`Timeout in seconds (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS})`),
 });
 
-export const bashTool = defineTool({
-  name: "bash",
-  description:
-    `Runs a command with bash -c in the workspace root; returns stdout and stderr combined. ` +
-    `Timeout in seconds (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}); on timeout the command and its children are killed. ` +
-    `No stdin, so interactive commands fail. Output over ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} chars keeps the start and end. ` +
-    `A non-zero exit is reported as "Exit code: N". Prefer read_file, glob and grep for reading and searching.`,
-  parameters,
-  effect: "execute",
-  ruleSubject: (args) => args.command,
-  async execute(args, ctx): Promise<ToolOutput> {
-    const timeoutSeconds = args.timeout ?? DEFAULT_TIMEOUT_SECONDS;
-    const run = await runInProcessGroup(args.command, ctx.workspace.root, timeoutSeconds * 1000, ctx.signal);
-    const shown = truncate(run.output, {
-      maxChars: MAX_OUTPUT_CHARS,
-      keep: "both",
-      alreadyCut: run.dropped,
-      nextStep:
-        "To see the cut part, narrow the command or redirect its output to a file and grep or read it.",
-    }).text;
-    const body = shown.trim() === "" ? "(no output)" : shown.replace(/\n$/, "");
-    if (run.ending.kind === "aborted") throw new ToolError(`the command was cancelled.\n${body}`);
-    if (run.ending.kind === "timeout") {
-      return {
-        content: `${body}\n\nError: the command timed out after ${timeoutSeconds} s and was killed with its child processes. Output so far is shown above. Run it with a longer timeout, or in smaller steps.`,
-        isError: true,
-      };
-    }
-    if (run.ending.kind === "signal")
-      return { content: `${body}\n\nTerminated by signal ${run.ending.signal}` };
-    return { content: run.ending.code === 0 ? body : `${body}\n\nExit code: ${run.ending.code}` };
-  },
-});
-
-type Ending =
-  | { kind: "exit"; code: number }
-  | { kind: "signal"; signal: string }
-  | { kind: "timeout" }
-  | { kind: "aborted" };
-
-interface ProcessRun {
-  output: string;
-  dropped: { chars: number; lines: number };
-  ending: Ending;
+export interface BashToolOptions {
+  /** The environment commands get. Default: hx's own, without secrets. */
+  env?: () => Record<string, string>;
+  /** The OS sandbox commands run in; absent: they run as they are. */
+  sandbox?: CommandSandbox;
+  /** Where running commands are registered so hx's exit kills them; default: one set per tool. */
+  groups?: ProcessGroups;
+  /** One sentence on the sandbox for the model (what it may write, whether there is network). */
+  sandboxNote?: string;
 }
 
-/**
- * Runs `bash -c command` as the leader of its own process group, so a timeout or an abort can
- * kill everything it started (background jobs included) with one signal to the group.
- */
-function runInProcessGroup(
-  command: string,
-  cwd: string,
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<ProcessRun> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      resolve({ output: "", dropped: { chars: 0, lines: 0 }, ending: { kind: "aborted" } });
-      return;
-    }
-    const buffer = new OutputBuffer(BUFFER_KEEP_CHARS);
-    // stderr joins stdout inside bash, so the two interleave exactly as written. Same line,
-    // so bash's "line N" messages still match the model's command.
-    const child = spawn("bash", ["-c", `exec 2>&1; ${command}`], {
-      cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat" },
-    });
-    let stoppedBy: "timeout" | "aborted" | undefined;
-    const killGroup = (reason: "timeout" | "aborted") => {
-      stoppedBy ??= reason;
-      if (child.pid === undefined) return;
+/** The bash tool. One per session: it owns the session's running commands. */
+export function createBashTool(options: BashToolOptions = {}): Tool<typeof parameters> {
+  const groups = options.groups ?? new ProcessGroups();
+  const env = options.env ?? (() => childEnvironment());
+  return defineTool({
+    name: "bash",
+    description:
+      `Runs a command with bash -c in the workspace root; returns stdout and stderr combined. ` +
+      `Timeout in seconds (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}). When it ends, all it started stops, background jobs too. ` +
+      `No stdin. Output over ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} chars shows start and end; the rest is in a file the result names. ` +
+      `A non-zero exit is reported as "Exit code: N". Prefer read_file, glob and grep for reading and searching.` +
+      (options.sandboxNote ? ` ${options.sandboxNote}` : ""),
+    parameters,
+    effect: "execute",
+    ruleSubject: (args) => args.command,
+    async execute(args, ctx): Promise<ToolOutput> {
+      const timeoutSeconds = args.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+      // stderr joins stdout inside bash, so the two interleave exactly as written. Same line,
+      // so bash's "line N" messages still match the model's command.
+      const script = `exec 2>&1; ${args.command}`;
+      const childEnv = { ...env(), PAGER: "cat", GIT_PAGER: "cat" };
+      const launch = await launchFor(options.sandbox, script, ctx.workspace.root, childEnv);
+      if ("refused" in launch) throw new ToolError(launch.refused);
+      if (launch.notice) ctx.emit({ type: "notice", level: "warn", text: launch.notice });
+
+      const saved = toolResultFile(ctx.workspace.root, ctx.callId);
+      const spill = new SpillFile(saved.absolute, MAX_OUTPUT_CHARS, MAX_SAVED_BYTES);
+      let run: Awaited<ReturnType<typeof runProcess>>;
       try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // The group is already gone.
+        run = await runProcess({
+          file: launch.file,
+          args: launch.args,
+          cwd: ctx.workspace.root,
+          env: launch.env,
+          timeoutMs: timeoutSeconds * 1000,
+          signal: ctx.signal,
+          keepChars: KEEP_CHARS,
+          spill,
+          drainMs: DRAIN_MS,
+          groups,
+          sweepEscaped: !launch.sandboxed,
+        });
+      } finally {
+        launch.release();
       }
-    };
-    const timer = setTimeout(() => killGroup("timeout"), timeoutMs);
-    const onAbort = () => killGroup("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-
-    child.stdout.on("data", (chunk: Buffer) => buffer.write("stdout", chunk));
-    child.stderr.on("data", (chunk: Buffer) => buffer.write("stderr", chunk));
-
-    const cleanUp = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    };
-    child.on("error", (error) => {
-      cleanUp();
-      reject(new ToolError(`could not start bash: ${error.message}`));
-    });
-    child.on("exit", (code, exitSignal) => {
-      cleanUp();
-      // Read what is still in the pipes, but do not wait on background jobs holding them open.
-      waitForStreams([child.stdout, child.stderr], DRAIN_MS).then(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        const ending: Ending = stoppedBy
-          ? { kind: stoppedBy }
-          : exitSignal
-            ? { kind: "signal", signal: exitSignal }
-            : { kind: "exit", code: code ?? 0 };
-        resolve({ output: buffer.text(), dropped: buffer.dropped(), ending });
-      });
-    });
+      if (run.ending.kind === "spawn-error") {
+        spill.discard();
+        throw new ToolError(`could not start bash: ${run.ending.message}`);
+      }
+      const output = run.stdout.text + run.stderr.text;
+      const dropped = {
+        chars: run.stdout.dropped.chars + run.stderr.dropped.chars,
+        lines: run.stdout.dropped.lines + run.stderr.dropped.lines,
+      };
+      const cutNeeded = dropped.chars > 0 || output.length > MAX_OUTPUT_CHARS;
+      const file = cutNeeded ? spill.finish() : undefined;
+      if (!cutNeeded) spill.discard();
+      if (file) {
+        const total = output.length + dropped.chars;
+        ctx.emit({
+          type: "notice",
+          level: "info",
+          text: `bash output (${total.toLocaleString("en-US")} chars) saved to ${saved.relativePath}; the model sees its start and end`,
+        });
+      }
+      const shown = truncate(output, {
+        maxChars: file ? PREVIEW_CHARS : MAX_OUTPUT_CHARS,
+        keep: "both",
+        alreadyCut: dropped,
+        nextStep: (cut: Cut) =>
+          file
+            ? `The full output is saved in ${saved.relativePath}${file.complete ? "" : ` (its first ${Math.round(file.bytes / 1024 / 1024)} MB only)`}; read the cut part with read_file (path "${saved.relativePath}", offset ${cut.keptHeadLines + 1}) or search it with grep.`
+            : "To see the cut part, narrow the command or redirect its output to a file and grep or read it.",
+      }).text;
+      let body = shown.trim() === "" ? "(no output)" : shown.replace(/\n$/, "");
+      if (launch.sandboxed) body += explainSandboxFailure(output);
+      if (run.ending.kind === "aborted") throw new ToolError(`the command was cancelled.\n${body}`);
+      if (run.ending.kind === "timeout") {
+        return {
+          content: `${body}\n\nError: the command timed out after ${timeoutSeconds} s and was killed with its child processes. Output so far is shown above. Run it with a longer timeout, or in smaller steps.`,
+          isError: true,
+        };
+      }
+      if (run.ending.kind === "signal")
+        return { content: `${body}\n\nTerminated by signal ${run.ending.signal}` };
+      return { content: run.ending.code === 0 ? body : `${body}\n\nExit code: ${run.ending.code}` };
+    },
   });
 }
 
-function waitForStreams(streams: Readable[], maxMs: number): Promise<void> {
-  const ended = streams.map(
-    (stream) =>
-      new Promise<void>((done) => {
-        if (stream.readableEnded || stream.destroyed) return done();
-        stream.once("end", done);
-        stream.once("close", done);
-      }),
-  );
-  return new Promise((done) => {
-    const timer = setTimeout(done, maxMs);
-    Promise.all(ended).then(() => {
-      clearTimeout(timer);
-      done();
-    });
-  });
+async function launchFor(
+  sandbox: CommandSandbox | undefined,
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<SandboxLaunch | { refused: string }> {
+  if (!sandbox)
+    return { file: "bash", args: ["-c", script], env, sandboxed: false, release: () => undefined };
+  return sandbox.launch("bash", ["-c", script], { cwd, env });
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OutputBuffer } from "../../src/tools/output-buffer.js";
+import { OutputBuffer } from "../../src/process/output-buffer.js";
 import { findLooseMatch, findOccurrences, lineAt, replaceAt } from "../../src/tools/text-match.js";
 
 describe("text-match", () => {

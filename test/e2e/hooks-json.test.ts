@@ -1,0 +1,178 @@
+// End to end: hooks answering in Claude Code's JSON on stdout, and hook timeouts, through the
+// real binary against the fake model server.
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  messagesOf,
+  statsLine,
+  tempDir,
+  toolResultsOf,
+  useHarness,
+  writeScript,
+  writeSettings,
+} from "./harness-support.js";
+
+const h = useHarness();
+const bypass = ["--permission-mode", "bypassPermissions"];
+const hook = (command: string, timeout?: number) => ({
+  type: "command",
+  command,
+  ...(timeout ? { timeout } : {}),
+});
+/** A hook command printing `answer` as JSON. */
+const answers = (answer: unknown) => hook(`cat >/dev/null; echo '${JSON.stringify(answer)}'`);
+const preToolUse = (permissionDecision: string, permissionDecisionReason?: string) =>
+  answers({
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason },
+  });
+
+describe("PreToolUse JSON decisions", () => {
+  it("permissionDecision deny: the call does not run and the reason is the tool result", async () => {
+    writeSettings(h.work, {
+      hooks: { PreToolUse: [{ matcher: "bash", hooks: [preToolUse("deny", "no touching today")] }] },
+    });
+    h.server.reply().tool("bash", { command: "touch ran" });
+    h.server.reply().text("done");
+    const run = await h.agent("go", bypass);
+    expect(toolResultsOf(h.server.requests[1])[0]).toBe("no touching today");
+    expect(existsSync(path.join(h.work, "ran"))).toBe(false);
+    expect(statsLine(run.stderr)).toMatch(/blocked=1 /);
+  });
+
+  it("allow skips the question the mode would ask (headless: a refusal), never a deny rule", async () => {
+    writeSettings(h.work, {
+      permissions: { deny: ["bash(rm *)"] },
+      hooks: { PreToolUse: [{ matcher: "bash", hooks: [preToolUse("allow", "checked by the hook")] }] },
+    });
+    h.server.reply().tool("bash", { command: "touch ran" }).tool("bash", { command: "rm -f keep.txt" });
+    h.server.reply().text("done");
+    writeFileSync(path.join(h.work, "keep.txt"), "x");
+    await h.agent("go");
+    const results = toolResultsOf(h.server.requests[1]);
+    expect(existsSync(path.join(h.work, "ran"))).toBe(true);
+    expect(results[1]).toMatch(
+      /^Permission denied: bash\(rm -f keep\.txt\) matches the deny rule bash\(rm \*\)/,
+    );
+    expect(existsSync(path.join(h.work, "keep.txt"))).toBe(true);
+  });
+
+  it("ask makes even bypassPermissions ask, and headless that is a refusal", async () => {
+    writeSettings(h.work, {
+      hooks: { PreToolUse: [{ matcher: "bash", hooks: [preToolUse("ask", "looks risky")] }] },
+    });
+    h.server.reply().tool("bash", { command: "touch ran" });
+    h.server.reply().text("done");
+    await h.agent("go", bypass);
+    expect(existsSync(path.join(h.work, "ran"))).toBe(false);
+    expect(toolResultsOf(h.server.requests[1])[0]).toBe(
+      "Permission denied: a PreToolUse hook asks to confirm bash(touch ran) (looks risky), and there is no terminal to ask. Run hx in a terminal to approve it.",
+    );
+  });
+});
+
+describe("JSON answers of the other events", () => {
+  it("Stop: decision block with a reason sends the model back to work", async () => {
+    const flag = path.join(tempDir("hx-hook-out-"), "once");
+    writeSettings(h.work, {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              hook(
+                `cat >/dev/null; if [ ! -f '${flag}' ]; then touch '${flag}'; echo '{"decision":"block","reason":"run the tests first"}'; fi`,
+              ),
+            ],
+          },
+        ],
+      },
+    });
+    h.server.reply().text("I am done");
+    h.server.reply().text("Tests pass");
+    const run = await h.agent("work");
+    expect(run.stdout).toBe("Tests pass\n");
+    expect(messagesOf(h.server.requests[1]).at(-1)).toEqual({ role: "user", content: "run the tests first" });
+  });
+
+  it("UserPromptSubmit: decision block refuses the prompt; additionalContext reaches the model", async () => {
+    writeSettings(h.work, {
+      hooks: { UserPromptSubmit: [{ hooks: [answers({ decision: "block", reason: "not on Fridays" })] }] },
+    });
+    const refused = await h.agent("deploy");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("hx: the prompt was refused: not on Fridays");
+    expect(h.server.requests).toHaveLength(0);
+
+    writeSettings(h.work, {
+      hooks: {
+        UserPromptSubmit: [
+          {
+            hooks: [
+              answers({
+                hookSpecificOutput: {
+                  hookEventName: "UserPromptSubmit",
+                  additionalContext: "branch is main",
+                },
+              }),
+            ],
+          },
+        ],
+      },
+    });
+    h.server.reply().text("ok");
+    await h.agent("hello");
+    expect(JSON.stringify(messagesOf(h.server.requests[0]).at(-1))).toContain("branch is main");
+  });
+
+  it("PostToolUse: additionalContext is added to the tool result; systemMessage is shown to the user", async () => {
+    writeSettings(h.work, {
+      hooks: {
+        PostToolUse: [
+          {
+            matcher: "bash",
+            hooks: [
+              answers({
+                systemMessage: "formatter ran",
+                hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "lint: 0 problems" },
+              }),
+            ],
+          },
+        ],
+      },
+    });
+    h.server.reply().tool("bash", { command: "echo built" });
+    h.server.reply().text("done");
+    const run = await h.agent("build", bypass);
+    expect(toolResultsOf(h.server.requests[1])[0]).toBe(
+      "built\n\n[PostToolUse hook context] lint: 0 problems",
+    );
+    expect(run.stderr).toContain("PostToolUse hook: formatter ran");
+  });
+
+  it("continue: false on a prompt hook stops before the model is asked, with stopReason", async () => {
+    writeSettings(h.work, {
+      hooks: { UserPromptSubmit: [{ hooks: [answers({ continue: false, stopReason: "quota used up" })] }] },
+    });
+    const run = await h.agent("anything");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("quota used up");
+    expect(h.server.requests).toHaveLength(0);
+  });
+});
+
+describe("hook timeouts", () => {
+  it('a "timeout" too big for a timer is clamped to 10 minutes, so the blocking hook still blocks', async () => {
+    const guard = writeScript(
+      h.work,
+      "slow-guard.sh",
+      "cat >/dev/null; sleep 1; echo 'checked: refused' >&2; exit 2",
+    );
+    writeSettings(h.work, { hooks: { PreToolUse: [{ matcher: "bash", hooks: [hook(guard, 2147484)] }] } });
+    h.server.reply().tool("bash", { command: "touch ran" });
+    h.server.reply().text("done");
+    const run = await h.agent("go", bypass);
+    expect(run.stderr).toContain("timeout 2147484 s is above the 600 s maximum; using 600 s.");
+    expect(toolResultsOf(h.server.requests[1])[0]).toBe("checked: refused");
+    expect(existsSync(path.join(h.work, "ran"))).toBe(false);
+  });
+});

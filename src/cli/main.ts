@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { errorMessage } from "../core/error-message.js";
 import { ProviderError } from "../providers/provider.js";
+import { registerDoctorCommand } from "./doctor-command.js";
 import { UsageError } from "./run-config.js";
 import { registerSessionsCommand } from "./sessions-command.js";
 import { registerSkillsCommand } from "./skills-command.js";
@@ -18,6 +19,7 @@ function addRunOptions(command: Command): Command {
     .option("--thinking <on|off>", "DeepSeek thinking mode (default on)")
     .option("--script <file>", "reply script for --provider scripted")
     .option("--permission-mode <mode>", "default, acceptEdits, plan or bypassPermissions")
+    .option("--sandbox <mode>", "OS sandbox for commands: workspace-write (default), read-only or off")
     .option("--context-window <tokens>", "override the model's context window")
     .option("-c, --continue", "continue this project's latest saved session")
     .option("--resume <id>", "continue the saved session ID (see hx sessions list)")
@@ -71,6 +73,7 @@ function buildProgram(): Command {
   });
   registerSkillsCommand(program);
   registerSessionsCommand(program);
+  registerDoctorCommand(program);
   return program;
 }
 

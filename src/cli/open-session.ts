@@ -22,6 +22,7 @@ export async function openSession(
     verbose: config.verbose,
     contextWindow: prepared.contextWindow,
     permissionMode: config.permissionMode,
+    sandboxMode: config.sandboxMode,
     ask: io.ask,
     resume,
     log: io.log,

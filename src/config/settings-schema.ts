@@ -12,6 +12,7 @@ import { HOOK_EVENTS, TOOL_EVENTS } from "../hooks/events.js";
 import { compileMatcher } from "../hooks/matcher.js";
 import { PERMISSION_MODES } from "../permissions/modes.js";
 import { parseRule } from "../permissions/rules.js";
+import { SANDBOX_MODES } from "../sandbox/types.js";
 import { expected } from "./schema-messages.js";
 
 const text = (what: string) => z.string({ error: expected(what) });
@@ -98,6 +99,40 @@ const skills = z.object(
   { error: expected("an object with paths and catalogBudget") },
 );
 
+/** The OS sandbox around bash (docs/sandbox.md). */
+const sandbox = z.object(
+  {
+    mode: z.enum(SANDBOX_MODES, { error: expected(`one of ${SANDBOX_MODES.join(", ")}`) }).optional(),
+    /** Let sandboxed commands reach the network. */
+    network: flag().optional(),
+    /** More folders commands may write (absolute, `~/...` or relative to the workspace). */
+    writablePaths: z.array(text("a folder path"), { error: expected("a list of folder paths") }).optional(),
+    /** Refuse commands when the sandbox cannot start. */
+    required: flag().optional(),
+  },
+  { error: expected("an object with mode, network, writablePaths and required") },
+);
+
+/** What commands' environment holds (Codex: `shell_environment_policy`). */
+const shell = z.object(
+  {
+    env: z
+      .object(
+        {
+          /** Secret-looking variables (`*_API_KEY`, `*_TOKEN`, ...) to pass to commands and hooks anyway. */
+          passthrough: z
+            .array(text("a variable name"), {
+              error: expected('a list of variable names such as ["GITHUB_TOKEN"]'),
+            })
+            .optional(),
+        },
+        { error: expected("an object with passthrough") },
+      )
+      .optional(),
+  },
+  { error: expected("an object with env") },
+);
+
 /** Every key hx reads from a settings file. Add a feature's key here. */
 export const settingsSchema = z.object({
   /** Editors' JSON-schema hint; ignored. */
@@ -114,6 +149,8 @@ export const settingsSchema = z.object({
   permissions: permissions.optional(),
   hooks: hooks.optional(),
   skills: skills.optional(),
+  sandbox: sandbox.optional(),
+  shell: shell.optional(),
 });
 
 /**
@@ -121,7 +158,7 @@ export const settingsSchema = z.object({
  * (or a top-level key that looks like a misspelling of one of these) would run hx with less
  * protection than the user wrote. Add a key here when its absence weakens protection.
  */
-export const PROTECTIVE_KEYS: ReadonlySet<string> = new Set(["permissions", "hooks"]);
+export const PROTECTIVE_KEYS: ReadonlySet<string> = new Set(["permissions", "hooks", "sandbox"]);
 
 /** What a settings file may hold, after validation. */
 export type Settings = z.infer<typeof settingsSchema>;
@@ -130,3 +167,4 @@ export type HookSettings = NonNullable<Settings["hooks"]>;
 export type HookMatcher = NonNullable<HookSettings["PreToolUse"]>[number];
 export type CommandHook = HookMatcher["hooks"][number];
 export type SkillSettings = NonNullable<Settings["skills"]>;
+export type ShellSettings = NonNullable<Settings["shell"]>;

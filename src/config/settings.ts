@@ -111,7 +111,7 @@ export function readSettingsFile(
 export function mergeSettings(layers: Settings[]): Settings {
   const merged: Settings = {};
   for (const layer of layers) {
-    const { permissions, hooks, skills, ...scalars } = layer;
+    const { permissions, hooks, skills, sandbox, shell, ...scalars } = layer;
     Object.assign(merged, scalars);
     if (permissions) {
       const current = merged.permissions ?? {};
@@ -129,6 +129,24 @@ export function mergeSettings(layers: Settings[]): Settings {
         if (matchers) current[event] = [...(current[event] ?? []), ...matchers];
       }
       merged.hooks = current;
+    }
+    if (sandbox) {
+      // Single values: nearer wins; writable folders add up; `required` once set stays set.
+      const current = merged.sandbox ?? {};
+      merged.sandbox = {
+        mode: sandbox.mode ?? current.mode,
+        network: sandbox.network ?? current.network,
+        writablePaths: [...(current.writablePaths ?? []), ...(sandbox.writablePaths ?? [])],
+        required:
+          current.required === true || sandbox.required === true
+            ? true
+            : (sandbox.required ?? current.required),
+      };
+    }
+    if (shell?.env?.passthrough) {
+      merged.shell = {
+        env: { passthrough: [...(merged.shell?.env?.passthrough ?? []), ...shell.env.passthrough] },
+      };
     }
     if (skills) {
       merged.skills = {

@@ -5,6 +5,7 @@ import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
 import { type UserMessageMeta, userMessage } from "../core/messages.js";
 import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
 import type { ToolSchema } from "../core/tool.js";
+import type { CommandSandbox } from "../sandbox/types.js";
 
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
@@ -26,6 +27,8 @@ export interface AgentSessionInit {
   permissions: PermissionModeHandle;
   /** Where the conversation is saved, for `--resume`. */
   transcript: { id: string; file: string };
+  /** The OS sandbox commands run in. */
+  sandbox?: CommandSandbox;
 }
 
 export interface RunOptions {
@@ -54,6 +57,8 @@ export class AgentSession {
   readonly model: SwitchableModel;
   /** The permission mode; `permissions.set(mode)` changes it for the next tool call. */
   readonly permissions: PermissionModeHandle;
+  /** The OS sandbox around commands: `status()` (or `await check()`) says what is in force, for the status line. */
+  readonly sandbox?: CommandSandbox;
   private readonly extensions: LoopExtension[];
   private readonly promptFilters: PromptFilter[];
   private readonly observers: EventSink[];
@@ -67,6 +72,7 @@ export class AgentSession {
     this.transcript = init.transcript;
     this.model = init.model;
     this.permissions = init.permissions;
+    this.sandbox = init.sandbox;
     this.commands = from((c) => c.commands);
     this.extensions = from((c) => c.extensions);
     this.promptFilters = from((c) => c.promptFilters);

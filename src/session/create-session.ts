@@ -3,6 +3,7 @@ import { Conversation } from "../core/conversation.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
+import type { SandboxMode } from "../sandbox/types.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { Workspace } from "../tools/workspace.js";
 import type { ResumedSession } from "../transcript/index.js";
@@ -13,6 +14,7 @@ import { setUpGuards } from "./guards-setup.js";
 import { setUpHooks } from "./hooks-setup.js";
 import { setUpProjectInstructions } from "./instructions-setup.js";
 import { setUpPermissions } from "./permissions-setup.js";
+import { setUpShell } from "./shell-setup.js";
 import { setUpSkills } from "./skills-setup.js";
 import { setUpSubagents } from "./subagent-setup.js";
 import { SwitchableModel } from "./switchable-model.js";
@@ -30,6 +32,8 @@ export interface SessionEnvironment {
   /** The model's context window in tokens (resolved by the CLI). */
   contextWindow: number;
   permissionMode?: string;
+  /** `--sandbox MODE`; settings and the default (workspace-write) otherwise. */
+  sandboxMode?: SandboxMode;
   /** Asks the user about a tool call; undefined when nobody can answer (scripts, CI). */
   ask?: PermissionAsker;
   /** A saved session to continue. */
@@ -65,23 +69,31 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
   };
 
   const transcript = setUpTranscript(basics, { resume: env.resume });
-  const tools = setUpBaseTools();
+  const shell = await setUpShell(basics, { sandboxMode: env.sandboxMode });
+  const tools = setUpBaseTools({ bash: shell.bash });
   const instructions = setUpProjectInstructions(basics);
   const hooks = await setUpHooks(basics, {
     sessionId: transcript.writer.id,
     resumed: env.resume !== undefined,
+    shell,
   });
-  const permissions = setUpPermissions(basics, { permissionMode: env.permissionMode, ask: env.ask });
+  const permissions = setUpPermissions(basics, {
+    permissionMode: env.permissionMode,
+    ask: env.ask,
+    hookPermissions: hooks.hooks.permissions,
+  });
   const todo = setUpTodo(basics);
   const subagents = setUpSubagents(basics, {
     baseTools: tools.tools,
     permissions: permissions.extension,
     hooks: hooks.hooks,
+    first: shell.extensions,
     promptSections: instructions.promptSections ?? [],
   });
   const skills = setUpSkills(basics, { contextWindow: env.contextWindow });
   const built: Capability[] = [
     transcript,
+    shell,
     tools,
     instructions,
     hooks,
@@ -129,5 +141,6 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     capabilities,
     permissions: permissions.mode,
     transcript: { id: transcript.writer.id, file: transcript.writer.file },
+    sandbox: shell.sandbox,
   });
 }

@@ -1,4 +1,5 @@
 import { createSessionHooks, HookRegistry, type SessionHooks } from "../hooks/index.js";
+import type { ProcessGroups } from "../process/process-groups.js";
 import type { Capability, PromptFilter, SessionBasics } from "./capability.js";
 
 export interface HooksCapability extends Capability {
@@ -11,7 +12,12 @@ export interface HooksCapability extends Capability {
  */
 export async function setUpHooks(
   basics: SessionBasics,
-  options: { sessionId: string; resumed: boolean },
+  options: {
+    sessionId: string;
+    resumed: boolean;
+    /** The environment hooks start from and the groups that die with hx. */
+    shell?: { childEnv: () => Record<string, string>; groups: ProcessGroups };
+  },
 ): Promise<HooksCapability> {
   const { registry, warnings } = HookRegistry.fromSettings(basics.settings.hooks);
   const logHooks = basics.verbose || basics.settings.logHooks === true;
@@ -21,6 +27,8 @@ export async function setUpHooks(
     cwd: basics.workspace.root,
     log: logHooks ? basics.log : undefined,
     verbose: basics.verbose,
+    baseEnv: options.shell?.childEnv(),
+    groups: options.shell?.groups,
     // Hooks run outside a loop (SessionStart, UserPromptSubmit, SubagentStop) report here.
     emit: (event) => {
       if (event.type === "notice") basics.log(event.level === "warn" ? `warning: ${event.text}` : event.text);

@@ -3,6 +3,7 @@ import {
   createPermissionExtension,
   type PermissionAsker,
   type PermissionMode,
+  type PermissionOptions,
   permissionsFromSettings,
 } from "../permissions/index.js";
 import type { Capability, SessionBasics } from "./capability.js";
@@ -22,7 +23,12 @@ export interface PermissionsCapability extends Capability {
 /** Permission rules and mode from settings (`--permission-mode` wins), as a loop extension. */
 export function setUpPermissions(
   basics: SessionBasics,
-  options: { permissionMode?: string; ask?: PermissionAsker },
+  options: {
+    permissionMode?: string;
+    ask?: PermissionAsker;
+    /** What PreToolUse hooks said (`permissionDecision`), read for each call. */
+    hookPermissions?: PermissionOptions["hookPermissions"];
+  },
 ): PermissionsCapability {
   const { mode, rules, warnings } = permissionsFromSettings(
     basics.settings.permissions,
@@ -46,6 +52,7 @@ export function setUpPermissions(
     projectRoot: basics.workspace.root,
     workspace: basics.workspace,
     ask: options.ask,
+    hookPermissions: options.hookPermissions,
   });
   return { name: "permissions", extensions: [extension], extension, mode: handle, warnings };
 }

@@ -15,6 +15,8 @@ export function setUpSubagents(
     baseTools: readonly Tool[];
     permissions: LoopExtension;
     hooks: SessionHooks;
+    /** Extensions every loop needs before the others (secret redaction). */
+    first?: readonly LoopExtension[];
     /** System-prompt sections subagents share with the session (project instructions). */
     promptSections: readonly string[];
   },
@@ -27,7 +29,7 @@ export function setUpSubagents(
     provider: basics.model,
     tools: options.baseTools,
     workspace: basics.workspace,
-    extensions: [options.hooks.subagentExtension, options.permissions],
+    extensions: [...(options.first ?? []), options.hooks.subagentExtension, options.permissions],
     systemPrompt: system,
     onSubagentStop: (info) => options.hooks.runSubagentStop(info),
   });

@@ -1,7 +1,10 @@
 import { createBaseTools } from "../tools/base-tools.js";
+import type { BashToolOptions } from "../tools/bash.js";
 import type { Capability } from "./capability.js";
 
 /** The built-in workspace tools (bash, files, search), also the pool subagents draw from. */
-export function setUpBaseTools(): Capability & { tools: ReturnType<typeof createBaseTools> } {
-  return { name: "tools", tools: createBaseTools() };
+export function setUpBaseTools(
+  options: { bash?: BashToolOptions } = {},
+): Capability & { tools: ReturnType<typeof createBaseTools> } {
+  return { name: "tools", tools: createBaseTools(options) };
 }

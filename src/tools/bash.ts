@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
+import { ToolError, type ToolOutput } from "../core/tool.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import { runProcess } from "../process/run-process.js";
 import { SpillFile } from "../process/spill-file.js";
 import { explainSandboxFailure } from "../sandbox/explain.js";
 import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
 import { childEnvironment } from "../secrets/child-env.js";
-import { ToolError, type ToolOutput } from "../core/tool.js";
 import { defineTool, type Tool } from "./tool.js";
 import { type Cut, truncate } from "./truncate.js";
 

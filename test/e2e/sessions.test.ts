@@ -46,11 +46,18 @@ const env = (extra: Record<string, string> = {}) => ({ ...OPENAI_KEY, HOME: home
 const hx = (args: string[], input?: string) => runHx(args, { env: env(), input });
 
 /** Starts `hx agent <task>` directly, so the test can kill it; resolves on exit. */
-function spawnAgent(task: string): { child: ChildProcess; exited: Promise<NodeJS.Signals | null> } {
-  const child = spawn(process.execPath, [HX_BIN, "agent", task, ...openaiArgs(server, work), ...BYPASS], {
-    env: hxEnv(env()),
-    stdio: ["ignore", "ignore", "ignore"],
-  });
+function spawnAgent(
+  task: string,
+  extra: string[] = [],
+): { child: ChildProcess; exited: Promise<NodeJS.Signals | null> } {
+  const child = spawn(
+    process.execPath,
+    [HX_BIN, "agent", task, ...openaiArgs(server, work), ...BYPASS, ...extra],
+    {
+      env: hxEnv(env()),
+      stdio: ["ignore", "ignore", "ignore"],
+    },
+  );
   started.push(child);
   const exited = new Promise<NodeJS.Signals | null>((resolve) =>
     child.once("exit", (_code, signal) => resolve(signal)),
@@ -120,7 +127,8 @@ describe("kill -9, then --continue / --resume", () => {
 
     const pgidFile = path.join(work, "pgid");
     server.reply().tool("bash", { command: "echo $$ > pgid; sleep 30" }, { id: "call_slow" });
-    const { child, exited } = spawnAgent("the slow task");
+    // Unsandboxed, so `$$` is a real process group that outlives kill -9 and the test ends it.
+    const { child, exited } = spawnAgent("the slow task", ["--sandbox", "off"]);
     await waitFor(
       () => existsSync(pgidFile) && readFileSync(pgidFile, "utf8").endsWith("\n"),
       "the slow command to start",

@@ -1,0 +1,98 @@
+// The second wall's cost: what the OS sandbox adds to one bash call, and what the sweep for
+// processes that left their group costs an unsandboxed call. Runs the bash tool in-process.
+import { mkdtempSync, realpathSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { findBackend, probeBackend } from "../src/sandbox/detect.js";
+import { createSandbox } from "../src/sandbox/index.js";
+import { createBashTool } from "../src/tools/bash.js";
+import { Workspace } from "../src/tools/workspace.js";
+import type { BenchRow } from "./types.js";
+
+const RUNS = 25;
+
+export async function run(): Promise<BenchRow[]> {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hx-bench-sbx-")));
+  const workspace = new Workspace(root);
+  const call = (tool: ReturnType<typeof createBashTool>) => async () => {
+    await tool.execute(
+      { command: "true" },
+      { workspace, signal: new AbortController().signal, callId: "bench", emit: () => {} },
+    );
+  };
+  const probe = await probeBackend(findBackend());
+  if (!probe.ok) {
+    const plain = await median(RUNS, call(createBashTool()));
+    return [
+      {
+        area: "sandbox",
+        metric: `bash "true", no sandbox (median of ${RUNS})`,
+        value: ms(plain),
+        target: "",
+      },
+      {
+        area: "sandbox",
+        metric: "bash in the OS sandbox",
+        value: `not measured: ${probe.reason}`,
+        target: "",
+      },
+    ];
+  }
+  const sandbox = createSandbox({
+    mode: "workspace-write",
+    network: false,
+    required: false,
+    workspaceRoot: root,
+    writablePaths: [],
+  });
+  await sandbox.check();
+  // Alternate the two, so a busy machine slows both alike.
+  const [plain, boxed] = await medians(RUNS, [call(createBashTool()), call(createBashTool({ sandbox }))]);
+  sandbox.dispose();
+  return [
+    { area: "sandbox", metric: `bash "true", no sandbox (median of ${RUNS})`, value: ms(plain), target: "" },
+    {
+      area: "sandbox",
+      metric: `bash "true" in ${probe.backend} (median of ${RUNS})`,
+      value: ms(boxed),
+      target: "",
+    },
+    {
+      area: "sandbox",
+      metric: "what the sandbox adds to a bash call",
+      value: ms(boxed - plain),
+      target: "≤ 15 ms",
+      ok: boxed - plain <= 15,
+    },
+  ];
+}
+
+/** Medians of each function, run in turns. */
+async function medians(runs: number, fns: Array<() => Promise<void>>): Promise<number[]> {
+  const times = fns.map(() => [] as number[]);
+  for (const fn of fns) await fn();
+  for (let i = 0; i < runs; i++) {
+    for (const [index, fn] of fns.entries()) {
+      const start = performance.now();
+      await fn();
+      times[index].push(performance.now() - start);
+    }
+  }
+  return times.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]);
+}
+
+async function median(runs: number, fn: () => Promise<void>): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(1)} ms`;
+}

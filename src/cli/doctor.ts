@@ -1,0 +1,107 @@
+import { realpathSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadSettings } from "../config/settings.js";
+import { formatDiagnostic } from "../core/diagnostic.js";
+import { PROTECTED_HOME_FILES, PROTECTED_WORKSPACE_PATTERNS } from "../permissions/protected-paths.js";
+import {
+  createSandbox,
+  describeSandbox,
+  resolveSandboxOptions,
+  type SandboxStatus,
+} from "../sandbox/index.js";
+import { isSandboxMode, SANDBOX_MODES } from "../sandbox/types.js";
+import { droppedSecretNames } from "../secrets/child-env.js";
+import { UsageError } from "./run-config.js";
+import { VERSION } from "./version.js";
+
+export interface DoctorReport {
+  version: string;
+  node: string;
+  platform: string;
+  settings: Array<{ path: string; scope: string }>;
+  sandbox: SandboxStatus;
+  /** Paths kept read-only for commands, relative to each writable folder (and the home folder's start-up files). */
+  protectedPaths: string[];
+  /** What kills a command's processes. */
+  processes: string;
+  secrets: { dropped: string[]; passthrough: string[] };
+}
+
+/** Builds the report (probing the sandbox) and prints it; exit 1 when a required sandbox cannot start. */
+export async function runDoctor(options: {
+  json?: boolean;
+  cwd?: string;
+  sandbox?: string;
+}): Promise<number> {
+  if (options.sandbox !== undefined && !isSandboxMode(options.sandbox))
+    throw new UsageError(`--sandbox must be one of ${SANDBOX_MODES.join(", ")} (got '${options.sandbox}').`);
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  try {
+    if (!statSync(cwd).isDirectory()) throw new Error();
+  } catch {
+    throw new UsageError(`-C/--cwd: '${options.cwd}' is not a directory.`);
+  }
+  const root = realpathSync(cwd);
+  const loaded = loadSettings(root);
+  const settings = loaded.merged;
+  const { options: sandboxOptions, warnings } = resolveSandboxOptions({
+    flag: options.sandbox as never,
+    settings: settings.sandbox,
+    workspaceRoot: root,
+  });
+  const sandbox = createSandbox(sandboxOptions);
+  const status = await sandbox.check();
+  sandbox.dispose();
+  const passthrough = settings.shell?.env?.passthrough ?? [];
+  const report: DoctorReport = {
+    version: VERSION,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    settings: loaded.files.map((file) => ({ path: file.path, scope: file.scope })),
+    sandbox: status,
+    protectedPaths: [...PROTECTED_WORKSPACE_PATTERNS, ...PROTECTED_HOME_FILES.map((file) => `~/${file}`)],
+    processes:
+      status.state === "active" && status.backend === "bubblewrap"
+        ? "a PID namespace per command: nothing it starts outlives it, even after kill -9 of hx"
+        : "a process group per command, killed when it ends and when hx exits or gets SIGINT/SIGTERM/SIGHUP" +
+          (process.platform === "linux"
+            ? " (processes that left the group are found by their environment tag)"
+            : "") +
+          "; after kill -9 of hx they may live on",
+    secrets: { dropped: droppedSecretNames(process.env, passthrough), passthrough },
+  };
+  for (const diagnostic of loaded.diagnostics)
+    process.stderr.write(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}\n`);
+  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, root));
+  return status.state === "unavailable" && status.required ? 1 : 0;
+}
+
+export function formatReport(report: DoctorReport, root: string): string {
+  const home = os.homedir();
+  const tilde = (file: string) => (file.startsWith(`${home}/`) ? `~/${file.slice(home.length + 1)}` : file);
+  const lines = [`hx ${report.version}, node ${report.node}, ${report.platform}`];
+  lines.push(
+    report.settings.length === 0
+      ? "settings: none"
+      : `settings: ${report.settings.map((file) => `${tilde(file.path)} (${file.scope})`).join(", ")}`,
+  );
+  const { sandbox } = report;
+  lines.push(describeSandbox(sandbox));
+  if (sandbox.state === "active") {
+    lines.push(`  writable: ${[...sandbox.writable.map(tilde), "a private /tmp"].join(", ")}`);
+    if (sandbox.writable.length === 0) lines.push(`  ${tilde(root)} is read-only`);
+  }
+  if (sandbox.state === "unavailable") lines.push(`  fix: ${sandbox.fix}`);
+  if (sandbox.state !== "off") lines.push(`  read-only for commands: ${report.protectedPaths.join(", ")}`);
+  lines.push(`processes: ${report.processes}`);
+  lines.push(
+    report.secrets.dropped.length === 0
+      ? "secrets kept from commands and hooks: none set"
+      : `secrets kept from commands and hooks: ${report.secrets.dropped.join(", ")}`,
+  );
+  if (report.secrets.passthrough.length > 0)
+    lines.push(`passed through (shell.env.passthrough): ${report.secrets.passthrough.join(", ")}`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,36 @@
+/** What a bubblewrap sandbox holds for one command. All paths absolute and real. */
+export interface MountPlan {
+  /** Folders commands may write to (the workspace in workspace-write mode, settings' writablePaths). */
+  writable: string[];
+  /** Paths kept read-only inside the writable folders (protected paths, placeholders included). */
+  readOnly: string[];
+  /** Writable folders that must not be renamed (`.git` around `.git/config`): bound on themselves. */
+  pinned: string[];
+  /** The session's private temp dir, seen as /tmp inside. */
+  tmpDir: string;
+  /** Folders under /tmp that must stay visible (read-only) although /tmp is replaced, e.g. $HOME in tests. */
+  keepVisible: string[];
+  network: boolean;
+  cwd: string;
+}
+
+/**
+ * The bubblewrap arguments for `command` (Codex's linux-sandbox and Claude Code's
+ * sandbox-runtime do the same): the whole filesystem read-only, a minimal /dev, a fresh /proc
+ * for a new PID namespace, a private /tmp, the writable folders bound read-write, then the
+ * protected paths bound read-only over them (later mounts win). `--die-with-parent` and the
+ * PID namespace take every process of the command down with it, or with hx. Without
+ * `network`, a new network namespace holds only a loopback device.
+ */
+export function bwrapArgs(plan: MountPlan, command: readonly string[]): string[] {
+  const args = ["--new-session", "--die-with-parent", "--unshare-pid"];
+  if (!plan.network) args.push("--unshare-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", plan.tmpDir, "/tmp");
+  for (const dir of plan.keepVisible) args.push("--ro-bind", dir, dir);
+  for (const dir of plan.writable) args.push("--bind", dir, dir);
+  // A mount point cannot be renamed or removed: binding `.git` on itself stops `mv .git x`.
+  for (const dir of plan.pinned) args.push("--bind", dir, dir);
+  for (const file of plan.readOnly) args.push("--ro-bind", file, file);
+  args.push("--chdir", plan.cwd, "--", ...command);
+  return args;
+}

@@ -1,0 +1,23 @@
+/**
+ * A note for the model when a sandboxed command failed the way the sandbox makes commands
+ * fail, so it changes course instead of retrying: writes outside the writable folders give
+ * "Read-only file system", and without network names do not resolve. Empty otherwise.
+ */
+export function explainSandboxFailure(output: string): string {
+  const notes: string[] = [];
+  if (/Read-only file system|EROFS/.test(output)) {
+    notes.push(
+      "writes outside the workspace and the temp dir are refused, and protected paths (.hx, .claude, .mcp.json, .git/config, .git/hooks) are read-only; write inside the workspace, or ask the user to add the folder to sandbox.writablePaths",
+    );
+  }
+  if (
+    /Could not resolve host|Temporary failure in name resolution|Network is unreachable|getaddrinfo E(AI_AGAIN|NOTFOUND)|Name or service not known/.test(
+      output,
+    )
+  ) {
+    notes.push(
+      "the network is off for commands; ask the user to set sandbox.network to true if it is needed",
+    );
+  }
+  return notes.length === 0 ? "" : `\n\n[hx sandbox: ${notes.join("; ")}.]`;
+}

@@ -1,0 +1,12 @@
+export { describeSandbox } from "./describe.js";
+export { resolveSandboxOptions, sandboxNoteForModel } from "./policy.js";
+export { createSandbox, type SandboxOptions } from "./sandbox.js";
+export type {
+  CommandSandbox,
+  SandboxLaunch,
+  SandboxMode,
+  SandboxRefusal,
+  SandboxSettings,
+  SandboxStatus,
+} from "./types.js";
+export { isSandboxMode, SANDBOX_MODES } from "./types.js";

@@ -1,0 +1,179 @@
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { bwrapArgs, type MountPlan } from "./bwrap.js";
+import { type BackendProbe, findBackend, probeBackend } from "./detect.js";
+import { Placeholders } from "./placeholders.js";
+import { protectedMounts } from "./protected-mounts.js";
+import { seatbeltArgs } from "./seatbelt.js";
+import type { CommandSandbox, SandboxLaunch, SandboxMode, SandboxRefusal, SandboxStatus } from "./types.js";
+
+export interface SandboxOptions {
+  mode: SandboxMode;
+  /** Let commands reach the network. */
+  network: boolean;
+  /** Refuse commands when the sandbox cannot start. */
+  required: boolean;
+  /** The workspace (a real path): writable in workspace-write mode. */
+  workspaceRoot: string;
+  /** More writable folders (real paths), in workspace-write mode. */
+  writablePaths: string[];
+  home?: string;
+  platform?: NodeJS.Platform;
+  /** Where the private temp dirs and the placeholder registry go; default the OS temp dir. */
+  tempRoot?: string;
+}
+
+/**
+ * The OS sandbox of one session. The backend is found and tried on first use (or `check`);
+ * when it cannot start, commands run without it after one notice that says how to fix it —
+ * or are refused when `required`. Each launch computes the protected mounts afresh, since
+ * `.git` or `.hx` may appear between commands.
+ */
+export function createSandbox(options: SandboxOptions): CommandSandbox {
+  const home = options.home ?? os.homedir();
+  const tempRoot = options.tempRoot ?? os.tmpdir();
+  const wanted = options.mode === "off" ? undefined : options.mode;
+  const found: BackendProbe | undefined = wanted ? findBackend(options.platform) : undefined;
+  let probed: Promise<BackendProbe> | undefined;
+  let result: BackendProbe | undefined;
+  let noticeGiven = false;
+  let tmpDir: string | undefined;
+  const placeholders = new Placeholders(path.join(tempRoot, "hx-sandbox-placeholders"));
+  const removeTmp = () => {
+    if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+    tmpDir = undefined;
+  };
+
+  const writable = (): string[] =>
+    wanted === "workspace-write" ? unique([options.workspaceRoot, ...options.writablePaths]) : [];
+
+  const status = (): SandboxStatus => {
+    if (!wanted || !found) return { state: "off" };
+    const known = result ?? (found.ok ? undefined : found);
+    if (!known)
+      return { state: "unchecked", mode: wanted, backend: (found as { backend: "bubblewrap" }).backend };
+    if (!known.ok)
+      return {
+        state: "unavailable",
+        mode: wanted,
+        reason: known.reason,
+        fix: known.fix,
+        required: options.required,
+      };
+    return {
+      state: "active",
+      mode: wanted,
+      backend: known.backend,
+      network: options.network,
+      writable: writable(),
+    };
+  };
+
+  const check = async (): Promise<SandboxStatus> => {
+    if (wanted && found) {
+      probed ??= probeBackend(found).then((probe) => {
+        result = probe;
+        if (probe.ok) placeholders.sweepStale();
+        return probe;
+      });
+      await probed;
+    }
+    return status();
+  };
+
+  const ensureTmp = (): string => {
+    if (!tmpDir) {
+      tmpDir = realpathSync(mkdtempSync(path.join(tempRoot, "hx-sandbox-")));
+      process.once("exit", removeTmp);
+    }
+    return tmpDir;
+  };
+
+  return {
+    status,
+    check,
+    async launch(file, args, { cwd, env }): Promise<SandboxLaunch | SandboxRefusal> {
+      const current = await check();
+      const plain = { file, args: [...args], env, sandboxed: false, release: () => undefined };
+      if (current.state === "off" || current.state === "unchecked") return plain;
+      if (current.state === "unavailable") {
+        if (current.required) {
+          return {
+            refused: `Error: commands are refused: settings say sandbox.required, and the OS sandbox cannot start (${current.reason}). Tell the user; the fix: ${current.fix}.`,
+          };
+        }
+        if (noticeGiven) return plain;
+        noticeGiven = true;
+        return {
+          ...plain,
+          notice: `the OS sandbox cannot start (${current.reason}); commands run with the permission check alone. Fix: ${current.fix}; or set "sandbox": {"mode": "off"} in settings to stop this warning.`,
+        };
+      }
+      const tmp = ensureTmp();
+      const roots = current.writable;
+      const mounts = protectedMounts(roots, home);
+      const command = [file, ...args];
+      const backendFile = (result as { file: string }).file;
+      if (current.backend === "seatbelt") {
+        // Seatbelt rules name paths, so a protected path that does not exist yet needs no stand-in.
+        const plan = {
+          writable: roots,
+          readOnly: unique([...mounts.existing, ...mounts.missing.map((entry) => entry.path)]),
+          pinned: mounts.pinned,
+          tmpDir: tmp,
+          network: current.network,
+        };
+        return {
+          file: backendFile,
+          args: seatbeltArgs(plan, command),
+          env: { ...env, TMPDIR: tmp },
+          sandboxed: true,
+          release: () => undefined,
+        };
+      }
+      const held = placeholders.acquire(mounts.missing);
+      const plan: MountPlan = {
+        writable: roots,
+        readOnly: unique([...mounts.existing, ...held.paths]),
+        pinned: mounts.pinned,
+        tmpDir: tmp,
+        keepVisible: visibleUnderTmp([home, options.workspaceRoot, cwd], roots),
+        network: current.network,
+        cwd,
+      };
+      return {
+        file: backendFile,
+        args: bwrapArgs(plan, command),
+        env: { ...env, TMPDIR: "/tmp" },
+        sandboxed: true,
+        release: held.release,
+      };
+    },
+    dispose() {
+      removeTmp();
+      process.off("exit", removeTmp);
+    },
+  };
+}
+
+/** Real folders under /tmp (hidden by the private /tmp) that are not writable roots but must stay readable. */
+function visibleUnderTmp(candidates: string[], roots: string[]): string[] {
+  const out: string[] = [];
+  for (const candidate of candidates) {
+    let real: string;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      continue;
+    }
+    if (!real.startsWith("/tmp/") || roots.some((root) => real === root || real.startsWith(`${root}/`)))
+      continue;
+    if (!out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}

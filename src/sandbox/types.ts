@@ -1,0 +1,86 @@
+/** The sandbox modes: `workspace-write` (default), `read-only`, `off`. */
+export type SandboxMode = "workspace-write" | "read-only" | "off";
+
+export const SANDBOX_MODES = [
+  "workspace-write",
+  "read-only",
+  "off",
+] as const satisfies readonly SandboxMode[];
+
+export function isSandboxMode(value: unknown): value is SandboxMode {
+  return typeof value === "string" && (SANDBOX_MODES as readonly string[]).includes(value);
+}
+
+/** Settings `sandbox: {...}`. */
+export interface SandboxSettings {
+  mode?: SandboxMode;
+  /** Let sandboxed commands reach the network (default false). */
+  network?: boolean;
+  /** More folders commands may write to (absolute, or `~/...`). */
+  writablePaths?: string[];
+  /** Refuse to run commands when the sandbox cannot start, instead of running them unsandboxed. */
+  required?: boolean;
+}
+
+/** Which OS mechanism holds the sandbox. */
+export type SandboxBackend = "bubblewrap" | "seatbelt";
+
+/**
+ * What is in force, for `hx doctor`, `-v` and the interactive status line. `active` is true
+ * only when commands really run inside the OS sandbox.
+ */
+export type SandboxStatus =
+  | {
+      state: "active";
+      mode: Exclude<SandboxMode, "off">;
+      backend: SandboxBackend;
+      network: boolean;
+      /** Folders commands may write to, besides the private temp dir. */
+      writable: string[];
+    }
+  /** Chosen off (flag or settings). */
+  | { state: "off" }
+  /** Wanted but cannot start; `fix` says how to make it work. */
+  | {
+      state: "unavailable";
+      mode: Exclude<SandboxMode, "off">;
+      reason: string;
+      fix: string;
+      required: boolean;
+    }
+  /** Not probed yet (the first command probes it). */
+  | { state: "unchecked"; mode: Exclude<SandboxMode, "off">; backend: SandboxBackend };
+
+/** How to run one command: in the sandbox, or as is when there is none. */
+export interface SandboxLaunch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  /** True when the command runs inside the OS sandbox. */
+  sandboxed: boolean;
+  /** Undoes what the launch set up (mount points for missing protected paths); call when the process is gone. */
+  release(): void;
+  /** For the user, once per session: why commands run without the sandbox. */
+  notice?: string;
+}
+
+/** A launch refused because the sandbox is required and cannot start; `message` is for the model and the user. */
+export interface SandboxRefusal {
+  refused: string;
+}
+
+/** The OS sandbox as the bash tool (and stdio MCP servers) use it. */
+export interface CommandSandbox {
+  /** What is in force now (after the first launch or `check`, the probed truth). */
+  status(): SandboxStatus;
+  /** Probes the backend once (cheap after the first call) and returns the status. */
+  check(): Promise<SandboxStatus>;
+  /** Wraps `file args` to run in the sandbox with `env` (secrets already removed) in `cwd`. */
+  launch(
+    file: string,
+    args: readonly string[],
+    options: { cwd: string; env: Record<string, string> },
+  ): Promise<SandboxLaunch | SandboxRefusal>;
+  /** Removes the session's private temp dir; call once when the session ends. */
+  dispose(): void;
+}

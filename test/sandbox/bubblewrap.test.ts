@@ -1,0 +1,162 @@
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ToolOutput } from "../../src/core/tool.js";
+import { createSandbox, type SandboxOptions } from "../../src/sandbox/index.js";
+import { createBashTool } from "../../src/tools/bash.js";
+import { Workspace } from "../../src/tools/workspace.js";
+import { tempDir } from "../support/run-hx.js";
+import { backend, processesMatching, skipReason, uniqueSleep } from "./sandbox-support.js";
+
+const disposers: Array<() => void> = [];
+afterEach(() => {
+  for (const dispose of disposers.splice(0)) dispose();
+});
+
+function sandboxed(overrides: Partial<SandboxOptions> = {}) {
+  const root = realpathSync(tempDir("hx-sbx-ws-"));
+  const sandbox = createSandbox({
+    mode: "workspace-write",
+    network: false,
+    required: false,
+    workspaceRoot: root,
+    writablePaths: [],
+    tempRoot: realpathSync(tempDir("hx-sbx-tmp-")),
+    ...overrides,
+    ...(overrides.workspaceRoot ? {} : { workspaceRoot: root }),
+  });
+  disposers.push(() => sandbox.dispose());
+  const tool = createBashTool({ sandbox });
+  const workspace = new Workspace(overrides.workspaceRoot ?? root);
+  const notices: string[] = [];
+  const run = async (command: string): Promise<string> => {
+    const output = (await tool.execute(
+      { command },
+      {
+        workspace,
+        signal: new AbortController().signal,
+        callId: "c1",
+        emit: (event) => {
+          if (event.type === "notice") notices.push(event.text);
+        },
+      },
+    )) as ToolOutput;
+    return output.content;
+  };
+  return { root: overrides.workspaceRoot ?? root, sandbox, run, notices };
+}
+
+describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
+  it.skipIf(!backend.ok)("writes inside the workspace, and nowhere else", async () => {
+    const { root, run, sandbox } = sandboxed();
+    const outside = realpathSync(tempDir("hx-outside-"));
+    const out = await run(`echo ok > inside.txt; echo bad > '${outside}/x'; echo bad > ~/hx-sbx-marker`);
+    expect(readFileSync(path.join(root, "inside.txt"), "utf8")).toBe("ok\n");
+    expect(existsSync(path.join(outside, "x"))).toBe(false);
+    expect(out).toContain("Read-only file system");
+    // The model is told what happened.
+    expect(out).toContain("[hx sandbox: writes outside the workspace");
+    expect(sandbox.status()).toMatchObject({ state: "active", backend: "bubblewrap", network: false });
+  });
+
+  it.skipIf(!backend.ok)(
+    "keeps protected paths read-only, existing or not, and cannot move .git away",
+    async () => {
+      const { root, run } = sandboxed();
+      mkdirSync(path.join(root, ".git/hooks"), { recursive: true });
+      writeFileSync(path.join(root, ".git/config"), "[core]\n");
+      const out = await run(
+        [
+          "echo '[core] fsmonitor = touch M' >> .git/config",
+          "echo x > .git/hooks/pre-commit",
+          "mkdir -p .hx && echo '{}' > .hx/settings.json",
+          "echo '{}' > .mcp.json",
+          "mkdir -p .claude/x",
+          "mv .git .git-old",
+          "echo ok > .git/HEAD-test && echo git-still-writable",
+        ].join("; "),
+      );
+      expect(readFileSync(path.join(root, ".git/config"), "utf8")).toBe("[core]\n");
+      expect(existsSync(path.join(root, ".git/hooks/pre-commit"))).toBe(false);
+      expect(existsSync(path.join(root, ".git-old"))).toBe(false);
+      expect(out).toContain("git-still-writable");
+      // The stand-ins that kept .hx, .mcp.json and .claude from being created are gone again.
+      for (const name of [".hx", ".mcp.json", ".claude"])
+        expect(existsSync(path.join(root, name))).toBe(false);
+    },
+  );
+
+  it.skipIf(!backend.ok)("has no network unless settings allow it", async () => {
+    const server = createServer((socket) => socket.end("hello\n"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const probe = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3 || echo no-connection`;
+      expect(await sandboxed().run(probe)).toContain("no-connection");
+      expect(await sandboxed({ network: true }).run(probe)).toBe("hello");
+    } finally {
+      server.close();
+    }
+  });
+
+  it.skipIf(!backend.ok)("gives each session a private /tmp that lasts between its commands", async () => {
+    const { run } = sandboxed();
+    const name = `hx-private-${process.pid}-${Date.now()}`;
+    await run(`echo kept > /tmp/${name}; echo "TMPDIR=$TMPDIR"`);
+    expect(await run(`cat /tmp/${name}`)).toBe("kept");
+    expect(existsSync(path.join("/tmp", name))).toBe(false);
+  });
+
+  it.skipIf(!backend.ok)("stops background jobs when the command ends, however they detach", async () => {
+    const { run } = sandboxed();
+    const a = uniqueSleep();
+    const b = uniqueSleep();
+    const c = uniqueSleep();
+    const out = await run(
+      `nohup sleep ${a} >/dev/null 2>&1 & setsid sleep ${b} & (sleep ${c} &) ; disown -a; echo started`,
+    );
+    expect(out).toBe("started");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([
+      ...processesMatching(`sleep ${a}`),
+      ...processesMatching(`sleep ${b}`),
+      ...processesMatching(`sleep ${c}`),
+    ]).toEqual([]);
+  });
+
+  it.skipIf(!backend.ok)("read-only mode refuses writes to the workspace too", async () => {
+    const { root, run } = sandboxed({ mode: "read-only" });
+    const out = await run("echo x > file.txt; cat /etc/hostname >/dev/null && echo can-read");
+    expect(existsSync(path.join(root, "file.txt"))).toBe(false);
+    expect(out).toContain("can-read");
+  });
+
+  it.skipIf(!backend.ok)("writablePaths adds folders, whose protected paths stay read-only", async () => {
+    const extra = realpathSync(tempDir("hx-extra-"));
+    mkdirSync(path.join(extra, ".hx"));
+    const { run } = sandboxed({ writablePaths: [extra] });
+    await run(`echo ok > '${extra}/a'; echo bad > '${extra}/.hx/settings.json'`);
+    expect(readFileSync(path.join(extra, "a"), "utf8")).toBe("ok\n");
+    expect(existsSync(path.join(extra, ".hx/settings.json"))).toBe(false);
+  });
+});
+
+describe("when the sandbox cannot start", () => {
+  it("says so once, with the fix, and runs commands with the permission check alone", async () => {
+    const { run, notices, sandbox } = sandboxed({ platform: "aix" });
+    expect(await run("echo one")).toBe("one");
+    expect(await run("echo two")).toBe("two");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(
+      /^the OS sandbox cannot start \(hx has no OS sandbox for aix\); commands run with the permission check alone\. Fix: /,
+    );
+    expect(sandbox.status()).toMatchObject({ state: "unavailable", required: false });
+  });
+
+  it("refuses commands when settings say sandbox.required", async () => {
+    const { root, run } = sandboxed({ platform: "aix", required: true });
+    await expect(run("touch ran")).rejects.toThrow(/commands are refused: settings say sandbox\.required/);
+    expect(existsSync(path.join(root, "ran"))).toBe(false);
+  });
+});

@@ -8,7 +8,7 @@ import {
   sandboxNoteForModel,
 } from "../sandbox/index.js";
 import { childEnvironment, secretValues } from "../secrets/child-env.js";
-import { createSecretRedaction } from "../secrets/redact.js";
+import { createSecretRedaction } from "../secrets/redaction-extension.js";
 import type { BashToolOptions } from "../tools/bash.js";
 import type { Capability, SessionBasics } from "./capability.js";
 

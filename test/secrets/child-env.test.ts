@@ -5,7 +5,8 @@ import {
   isSecretVariable,
   secretValues,
 } from "../../src/secrets/child-env.js";
-import { createSecretRedaction, redactUrlPasswords } from "../../src/secrets/redact.js";
+import { redactUrlPasswords } from "../../src/secrets/redact.js";
+import { createSecretRedaction } from "../../src/secrets/redaction-extension.js";
 import type { PreparedCall } from "../../src/tools/registry.js";
 
 const env = {

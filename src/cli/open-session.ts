@@ -13,7 +13,7 @@ export async function openSession(
   io: { log: (line: string) => void; ask?: PermissionAsker },
 ): Promise<AgentSession> {
   const { cwd, config, settings, provider } = prepared;
-  const resume = findResumed(cwd, flags, io.log);
+  const resume = findResumed(cwd, flags, io.log, provider);
   return createSession({
     cwd,
     provider,
@@ -34,24 +34,39 @@ export function findResumed(
   cwd: string,
   flags: RunFlags,
   log: (line: string) => void,
+  model: { name: string; model: string },
 ): ResumedSession | undefined {
   if (!flags.continue && flags.resume === undefined) return undefined;
   const root = realpathSync(cwd);
-  const onError = (error: Error) =>
-    log(`warning: the session transcript could not be written: ${error.message}`);
+  const options = {
+    provider: model.name,
+    model: model.model,
+    onError: (error: Error) => log(`warning: the session transcript could not be written: ${error.message}`),
+  };
   if (flags.resume !== undefined) {
     const lookup = findSession(root, flags.resume);
     if (lookup.kind !== "found") throw new Error(lookup.message);
-    return announce(resumeSession(lookup.session, onError), log);
+    return announce(resumeSession(lookup.session, options), log);
   }
   const latest = latestSession(root);
   if (!latest)
     throw new Error("--continue: this project has no saved session yet. Start one with hx agent or hx.");
-  return announce(resumeSession(latest, onError), log);
+  return announce(resumeSession(latest, options), log);
 }
 
+/** Says what is being resumed, and every line of the transcript that could not be used. */
 function announce(resumed: ResumedSession, log: (line: string) => void): ResumedSession {
-  const extra = resumed.transcript.truncatedTail ? " (its last line was cut short and was skipped)" : "";
-  log(`resuming session ${resumed.info.id}: ${resumed.messages.length} messages${extra}`);
+  const { transcript, forkedFrom } = resumed;
+  const name = forkedFrom ? forkedFrom.info.id : resumed.info.id;
+  for (const warning of transcript.warnings) log(`warning: session ${name}: ${warning}`);
+  const extra = transcript.truncatedTail ? " (its last line was cut short and was skipped)" : "";
+  if (forkedFrom) {
+    const owner = forkedFrom.owner ? ` (pid ${forkedFrom.owner.pid})` : "";
+    log(
+      `session ${name} is in use by another hx${owner}; continuing in a new session ${resumed.info.id} with its ${resumed.messages.length} messages${extra}`,
+    );
+  } else {
+    log(`resuming session ${name}: ${resumed.messages.length} messages${extra}`);
+  }
   return resumed;
 }

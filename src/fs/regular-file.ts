@@ -65,6 +65,14 @@ export type SmallFileRead =
  * and refuses more than `maxBytes`. Never throws.
  */
 export function readSmallFileSync(file: string, maxBytes: number): SmallFileRead {
+  const read = readRegularFileSync(file, maxBytes);
+  return read.ok ? { ok: true, text: read.bytes.toString("utf8") } : read;
+}
+
+export type RegularFileRead = { ok: true; bytes: Buffer } | Extract<SmallFileRead, { ok: false }>;
+
+/** readSmallFileSync's checks, giving the bytes (for files decoded piece by piece). */
+export function readRegularFileSync(file: string, maxBytes: number): RegularFileRead {
   let fd: number;
   try {
     const before = statSync(file);
@@ -86,14 +94,14 @@ export function readSmallFileSync(file: string, maxBytes: number): SmallFileRead
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - total));
+      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total));
       const read = readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
       chunks.push(chunk.subarray(0, read));
       total += read;
       if (total > maxBytes) return tooLarge(maxBytes);
     }
-    return { ok: true, text: Buffer.concat(chunks, total).toString("utf8") };
+    return { ok: true, bytes: Buffer.concat(chunks, total) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, reason: "unreadable", message: `cannot be read (${code ?? String(error)})` };
@@ -102,7 +110,7 @@ export function readSmallFileSync(file: string, maxBytes: number): SmallFileRead
   }
 }
 
-function tooLarge(maxBytes: number, size?: number): SmallFileRead {
+function tooLarge(maxBytes: number, size?: number): Extract<SmallFileRead, { ok: false }> {
   const actual = size === undefined ? "" : ` (${formatBytes(size)})`;
   return {
     ok: false,

@@ -4,6 +4,7 @@ import {
   listSessions,
   type ResumedSession,
   readTranscript,
+  SessionLock,
   TranscriptWriter,
 } from "../transcript/index.js";
 import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
@@ -31,6 +32,9 @@ export function setUpTranscript(
       onError: (error) =>
         basics.log(`warning: the session transcript could not be written: ${error.message}`),
     });
+  // One writer per session: a new session's lock is free (its id is new); a resumed one holds its own.
+  const acquired = options.resume ? undefined : SessionLock.acquire(writer.file);
+  const lock = options.resume?.lock ?? (acquired?.kind === "locked" ? acquired.lock : undefined);
   const unfollow = writer.follow(conversation);
   const resumeCommand: SlashCommand = {
     name: "resume",
@@ -58,6 +62,7 @@ export function setUpTranscript(
     close() {
       unfollow();
       writer.close();
+      lock?.release();
     },
     writer,
   };

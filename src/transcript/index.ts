@@ -1,5 +1,14 @@
 export type { TranscriptEvent, TranscriptLine } from "./events.js";
-export { newSessionId, projectKey, projectSessionsDir, sessionFile, sessionsRoot } from "./paths.js";
+export { type LockAttempt, type LockOwner, liveOwner, lockFileFor, SessionLock } from "./lock.js";
+export {
+  legacyProjectKey,
+  legacyProjectSessionsDir,
+  newSessionId,
+  projectKey,
+  projectSessionsDir,
+  sessionFile,
+  sessionsRoot,
+} from "./paths.js";
 export {
   INTERRUPTED_RESULT,
   parseTranscript,
@@ -14,6 +23,7 @@ export {
   latestSession,
   listSessions,
   type ResumedSession,
+  type ResumeOptions,
   resumeSession,
   type SessionInfo,
   type SessionLookup,

@@ -8,20 +8,40 @@ export function sessionsRoot(): string {
 }
 
 /**
- * A folder name for a workspace: the absolute path with every character outside
- * `[A-Za-z0-9._-]` turned into `-` (`/home/a/proj` → `home-a-proj`), readable in a listing.
- * Long paths keep their tail and gain a hash of the whole path, so two never collide.
+ * A folder name for a workspace: the absolute path made readable (every character outside
+ * `[A-Za-z0-9._-]` turned into `-`, the tail kept) plus a hash of the exact path, so
+ * `/x/a-b` and `/x/a/b` never share a folder: `home-a-proj-1f2e3d4c`.
  */
 export function projectKey(workspaceRoot: string): string {
   const absolute = path.resolve(workspaceRoot);
-  const readable = absolute.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "") || "root";
+  const hash = createHash("sha256").update(absolute).digest("hex").slice(0, 8);
+  return `${readableKey(absolute).slice(-80)}-${hash}`;
+}
+
+/**
+ * The folder name hx used before keys had a hash (readable only, so two paths could share
+ * it). Sessions there are still found, but only those whose recorded cwd is this workspace.
+ */
+export function legacyProjectKey(workspaceRoot: string): string {
+  const absolute = path.resolve(workspaceRoot);
+  const readable = readableKey(absolute);
   if (readable.length <= 100) return readable;
   const hash = createHash("sha256").update(absolute).digest("hex").slice(0, 10);
   return `${readable.slice(-89)}-${hash}`;
 }
 
+function readableKey(absolute: string): string {
+  return absolute.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "") || "root";
+}
+
+/** Where new sessions of a workspace are written. */
 export function projectSessionsDir(workspaceRoot: string): string {
   return path.join(sessionsRoot(), projectKey(workspaceRoot));
+}
+
+/** The folder older versions of hx wrote this workspace's sessions to (read only). */
+export function legacyProjectSessionsDir(workspaceRoot: string): string {
+  return path.join(sessionsRoot(), legacyProjectKey(workspaceRoot));
 }
 
 /** `20260701-142530-a1b2c3`: sorts by start time, short to type, unique enough per project. */

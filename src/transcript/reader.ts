@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
 import { addUsage, emptyUsage, type Message, type ToolResultMessage, type Usage } from "../core/messages.js";
-import type { TranscriptEvent, TranscriptLine } from "./events.js";
+import { readRegularFileSync } from "../fs/regular-file.js";
+import type { TranscriptLine } from "./events.js";
+import { parseTranscriptLine } from "./line-schema.js";
 
 export interface SessionHeader {
   id: string;
@@ -33,31 +34,54 @@ export interface Transcript {
 export const INTERRUPTED_RESULT =
   "Error: interrupted. The session ended before this call finished, so its effects are unknown; check before repeating it.";
 
+/** Transcripts larger than this are not read (a session that big cannot be resumed anyway). */
+export const MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Reads a transcript file; a file that is missing, not a regular file or too large throws an
+ * Error naming the file and why. Lines are decoded one by one, so no single huge string is built.
+ */
 export function readTranscript(file: string): Transcript {
-  return parseTranscript(readFileSync(file, "utf8"));
+  const read = readRegularFileSync(file, MAX_TRANSCRIPT_BYTES);
+  if (!read.ok) throw new Error(`${file} ${read.message}`);
+  return parseTranscriptLines(splitLines(read.bytes));
+}
+
+/** Rebuilds a session from its JSONL text (see parseTranscriptLines). */
+export function parseTranscript(text: string): Transcript {
+  return parseTranscriptLines(splitLines(Buffer.from(text, "utf8")));
+}
+
+function splitLines(bytes: Buffer): { lines: string[]; last: string } {
+  const lines: string[] = [];
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
+    lines.push(bytes.toString("utf8", start, end));
+    start = end + 1;
+  }
+  return { lines, last: bytes.toString("utf8", start) };
 }
 
 /**
- * Rebuilds a session from its JSONL text. Tolerates a truncated last line (a crash mid-write)
- * and skips other unreadable lines with a warning. A tool call left without a result (the turn
- * in flight when the process died) gets a synthetic error result, {@link INTERRUPTED_RESULT},
+ * Rebuilds a session from its lines. Tolerates a truncated last line (a crash mid-write) and
+ * skips every other line that is not a valid event with a warning, keeping all the others:
+ * one damaged line never loses the session. A tool call left without a result (the turn in
+ * flight when the process died) gets a synthetic error result, {@link INTERRUPTED_RESULT},
  * rather than being dropped: the model then knows it asked for it and that it may have run.
  */
-export function parseTranscript(text: string): Transcript {
-  const lines = text.split("\n");
-  const last = lines.pop() ?? "";
+function parseTranscriptLines({ lines, last }: { lines: string[]; last: string }): Transcript {
   const warnings: string[] = [];
   const events: TranscriptLine[] = [];
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
-    const event = parseLine(line);
-    if (event) events.push(event);
-    else warnings.push(`line ${i + 1}: not a transcript event; skipped`);
+    const parsed = parseTranscriptLine(line);
+    if ("event" in parsed) events.push(parsed.event);
+    else warnings.push(`line ${i + 1}: ${parsed.problem}; skipped`);
   });
   let truncatedTail = false;
   if (last.trim() !== "") {
-    const event = parseLine(last);
-    if (event) events.push(event);
+    const parsed = parseTranscriptLine(last);
+    if ("event" in parsed) events.push(parsed.event);
     else truncatedTail = true;
   }
 
@@ -96,6 +120,11 @@ export function parseTranscript(text: string): Transcript {
     }
   }
   const repaired = repairPairs(history);
+  if (repaired.dropped > 0) {
+    warnings.push(
+      `${repaired.dropped} tool result${repaired.dropped === 1 ? "" : "s"} whose call was lost (a damaged line) left out of the history`,
+    );
+  }
   return {
     header,
     messages: repaired.messages,
@@ -109,35 +138,19 @@ export function parseTranscript(text: string): Transcript {
   };
 }
 
-function parseLine(line: string): TranscriptLine | undefined {
-  try {
-    const value = JSON.parse(line) as Partial<TranscriptEvent> & { at?: string };
-    if (value === null || typeof value !== "object" || typeof value.type !== "string") return undefined;
-    if (value.type === "message" && !isMessage((value as { message?: unknown }).message)) return undefined;
-    if ((value.type === "compaction" || value.type === "history") && !Array.isArray(value.messages))
-      return undefined;
-    return { at: "", ...value } as TranscriptLine;
-  } catch {
-    return undefined;
-  }
-}
-
-function isMessage(value: unknown): value is Message {
-  if (value === null || typeof value !== "object") return false;
-  const m = value as Record<string, unknown>;
-  if (typeof m.content !== "string") return false;
-  if (m.role === "user") return true;
-  if (m.role === "assistant") return Array.isArray(m.toolCalls);
-  return m.role === "tool" && typeof m.toolCallId === "string";
-}
-
 /**
  * Every tool call gets exactly one result right after its assistant message: missing results
  * become {@link INTERRUPTED_RESULT}, results that answer no call are dropped.
  */
-export function repairPairs(messages: readonly Message[]): { messages: Message[]; changes: number } {
+export function repairPairs(messages: readonly Message[]): {
+  messages: Message[];
+  changes: number;
+  /** Results that answered no call, left out. */
+  dropped: number;
+} {
   const out: Message[] = [];
   let changes = 0;
+  let dropped = 0;
   let open: Map<string, string> = new Map();
   const closeTurn = () => {
     for (const [id, name] of open) {
@@ -156,7 +169,10 @@ export function repairPairs(messages: readonly Message[]): { messages: Message[]
   for (const message of messages) {
     if (message.role === "tool") {
       if (open.delete(message.toolCallId)) out.push(message);
-      else changes += 1;
+      else {
+        changes += 1;
+        dropped += 1;
+      }
       continue;
     }
     closeTurn();
@@ -164,5 +180,5 @@ export function repairPairs(messages: readonly Message[]): { messages: Message[]
     if (message.role === "assistant") for (const call of message.toolCalls) open.set(call.id, call.name);
   }
   closeTurn();
-  return { messages: out, changes };
+  return { messages: out, changes, dropped };
 }

@@ -74,9 +74,12 @@ function transcriptEvents(file: string): TranscriptLine[] {
     });
 }
 
+const RESUME = { provider: "scripted", model: "scripted" };
+
 describe("transcript files", () => {
   it("live under ~/.hx/sessions/<project-key>/<id>.jsonl with a filesystem-safe key", () => {
-    expect(projectKey("/home/a/my proj")).toBe("home-a-my-proj");
+    expect(projectKey("/home/a/my proj")).toMatch(/^home-a-my-proj-[0-9a-f]{8}$/);
+    expect(projectKey("/x/a-b")).not.toBe(projectKey("/x/a/b"));
     expect(projectKey(`/x/${"d".repeat(300)}`).length).toBeLessThanOrEqual(100);
     expect(projectKey(`/a/${"d".repeat(300)}`)).not.toBe(projectKey(`/b/${"d".repeat(300)}`));
     const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
@@ -229,7 +232,7 @@ describe("listing, latest and resume", () => {
   it("resumes a session and keeps appending to the same file", async () => {
     const { writer, session } = await recordedSession(["first"]);
     const info = latestSession(root)!;
-    const resumed = resumeSession(info);
+    const resumed = resumeSession(info, RESUME);
     expect(resumed.messages).toEqual(session.messages);
     const conversation = new Conversation(resumed.messages);
     resumed.writer.follow(conversation);
@@ -267,7 +270,7 @@ describe("listing, latest and resume", () => {
     });
     await compactor.compactNow(conversation);
     writer.close();
-    const resumed = resumeSession(latestSession(root)!);
+    const resumed = resumeSession(latestSession(root)!, RESUME);
     expect(resumed.messages).toEqual(conversation.messages);
     const again = new Conversation(resumed.messages);
     resumed.writer.follow(again);
@@ -308,7 +311,7 @@ describe("kill -9 mid-session", () => {
     expect(pairingProblems(transcript.messages)).toEqual([]);
     expect(repairPairs(transcript.messages).changes).toBe(0);
     // The file can be resumed and appended to.
-    const resumed = resumeSession(latestSession(root)!);
+    const resumed = resumeSession(latestSession(root)!, RESUME);
     const conversation = new Conversation(resumed.messages);
     resumed.writer.follow(conversation);
     conversation.append({ role: "user", content: "continue" });

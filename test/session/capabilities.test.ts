@@ -225,7 +225,10 @@ describe("skill bodies are known by meta, across a resume", () => {
     expect(prompt.content.slice(span.end)).toContain("to staging");
     await session.close();
 
-    const resumed = resumeSession(latestSession(realpathSync(cwd))!);
+    const resumed = resumeSession(latestSession(realpathSync(cwd))!, {
+      provider: "scripted",
+      model: "scripted",
+    });
     const again = new ScriptedProvider([
       { toolCalls: [{ name: "load_skill", arguments: { name: "deploy" } }] },
       { text: "ok" },

@@ -123,7 +123,11 @@ export async function runAgentLoop(
   }
 }
 
-async function runToolCall(
+/**
+ * One tool call: prepared, checked by every extension (a refusal becomes its result), run,
+ * then passed through `afterToolCall`. The loop's step, also used for a call the user makes.
+ */
+export async function runToolCall(
   config: AgentLoopConfig,
   state: LoopState,
   call: ToolCall,

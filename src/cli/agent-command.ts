@@ -1,12 +1,13 @@
 import type { EventSink } from "../core/events.js";
-import { terminalAskerIfInteractive } from "../permissions/index.js";
 import { ProviderError } from "../providers/provider.js";
 import type { SessionRunResult } from "../session/agent-session.js";
 import { openSession } from "./open-session.js";
 import { createStreamJsonSink, resultSummary } from "./output-formats.js";
 import { prepareRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
+import { terminalAskerIfInteractive } from "./terminal-ask.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
+import { neutraliseTerminalText } from "./terminal-safe.js";
 import { formatStatsLine } from "./trace-format.js";
 
 /**
@@ -16,9 +17,18 @@ import { formatStatsLine } from "./trace-format.js";
 export async function runAgentCommand(task: string, flags: RunFlags): Promise<number> {
   const prepared = await prepareRun(flags);
   const { config } = prepared;
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  // Lines for a person: file names and server messages in them must not drive the terminal.
+  const log = (line: string) => process.stderr.write(`${neutraliseTerminalText(line)}\n`);
+  const controller = new AbortController();
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    controller.abort();
+  };
   // Asks only when a person is at the terminal; in scripts and CI such calls are denied at once.
-  const session = await openSession(prepared, flags, { log, ask: terminalAskerIfInteractive() });
+  // Ctrl-C at a question cancels the whole run (exit 130), as it does anywhere else.
+  const ask = terminalAskerIfInteractive(process.stdin, process.stderr, interrupt);
+  const session = await openSession(prepared, flags, { log, ask });
 
   const emit: EventSink =
     config.outputFormat === "stream-json"
@@ -33,12 +43,11 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
             verbose: config.verbose,
           });
 
-  const controller = new AbortController();
   // First Ctrl-C cancels the run (tools are stopped, the stats still print); a second one quits.
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(130);
     log("cancelling… (Ctrl-C again to quit at once)");
-    controller.abort();
+    interrupt();
   };
   process.on("SIGINT", onSigint);
   let result: SessionRunResult;
@@ -54,10 +63,14 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
   } else if (config.outputFormat === "stream-json") {
     process.stdout.write(`${JSON.stringify({ type: "end", ...resultSummary(result) })}\n`);
   } else if (result.text) {
-    process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    // Piped, the answer is passed on byte for byte; on a terminal it is neutralised.
+    const text = process.stdout.isTTY ? neutraliseTerminalText(result.text) : result.text;
+    process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   }
   if (config.outputFormat === "text") log(formatStatsLine(result.stats, result.subagentStats));
-  return reportOutcome(result, log, config.outputFormat === "json");
+  const code = reportOutcome(result, log, config.outputFormat === "json");
+  // Cancelled by Ctrl-C: the shell's convention for "interrupted".
+  return interrupted && result.stop === "aborted" ? 130 : code;
 }
 
 function reportOutcome(result: SessionRunResult, log: (line: string) => void, quiet: boolean): number {

@@ -40,6 +40,9 @@ function buildProgram(): Command {
         "Examples:",
         '  hx agent "fix the failing test"               one task; answer on stdout, trace on stderr',
         "  hx                                            interactive session (/help inside)",
+        '  hx "explain this repo"                        interactive session, starting with that prompt',
+        '  hx -p "fix the failing test"                  same as hx agent "..."',
+        '  cat build.log | hx -p "why did it fail?"      piped input is attached to the task',
         '  hx agent --provider openai --base-url http://127.0.0.1:11434/v1 --model qwen3 "..."',
         "",
         "Environment: DEEPSEEK_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY; HX_PROVIDER, HX_MODEL,",
@@ -48,10 +51,20 @@ function buildProgram(): Command {
       ].join("\n"),
     );
   // Commands load their modules on use, so `hx --help` and `hx --version` stay fast.
-  addRunOptions(program).action(async (options) => {
-    const { runInteractive } = await import("./interactive.js");
-    process.exitCode = await runInteractive(options);
-  });
+  addRunOptions(program)
+    .argument("[prompt...]", "the first prompt of the session (with -p: the task, as hx agent)")
+    .option("-p, --print", 'run the prompt to completion and print the answer (same as hx agent "<prompt>")')
+    .helpCommand("help [command]", "show help for a command")
+    .action(async (words: string[], options) => {
+      if (options.print) {
+        const { runAgentCommand } = await import("./agent-command.js");
+        process.exitCode = await runAgentCommand(await taskText(words), options);
+        return;
+      }
+      const { runInteractive } = await import("./interactive.js");
+      const prompt = words.join(" ").trim();
+      process.exitCode = await runInteractive(options, prompt || undefined);
+    });
 
   addRunOptions(
     program
@@ -77,17 +90,47 @@ function buildProgram(): Command {
   return program;
 }
 
-/** The task from the arguments, or from stdin when it is piped and the task is `-` or missing. */
+/** Piped input larger than this is refused (the model could not read it in one request anyway). */
+const MAX_STDIN_BYTES = 1024 * 1024;
+
+/**
+ * The task: the arguments, with piped stdin attached after them (`cat log | hx agent "explain
+ * this"`, as `claude -p` does); or stdin alone when the task is `-` or missing.
+ */
 async function taskText(words: string[]): Promise<string> {
   const joined = words.join(" ").trim();
-  if (joined !== "" && joined !== "-") return joined;
-  if (!process.stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    const piped = Buffer.concat(chunks).toString("utf8").trim();
-    if (piped) return piped;
+  const piped = (await readPipedStdin())?.trim();
+  if (joined !== "" && joined !== "-") {
+    return piped ? `${joined}\n\n<stdin>\n${piped}\n</stdin>` : joined;
   }
+  if (piped) return piped;
   throw new UsageError('missing task: hx agent "<task>", or pipe it: echo "<task>" | hx agent -');
+}
+
+/** Stdin when it is a pipe or a file (never a terminal, a socket or /dev/null), capped. */
+async function readPipedStdin(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  const { fstatSync } = await import("node:fs");
+  let stat: import("node:fs").Stats;
+  try {
+    stat = fstatSync(0);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFIFO() && !stat.isFile()) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_STDIN_BYTES) {
+      process.stdin.destroy();
+      throw new UsageError(
+        `piped input is over ${MAX_STDIN_BYTES / 1024 / 1024} MB. Save it to a file in the workspace and name the file in the task instead.`,
+      );
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 async function main(argv: string[]): Promise<number> {

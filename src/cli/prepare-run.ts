@@ -45,7 +45,11 @@ export function resolveRun(
 
 /** Creates the model provider; a missing key or unknown provider throws a ProviderError. */
 export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
-  const resolved = resolveRun(flags);
+  return withProvider(resolveRun(flags));
+}
+
+/** Adds the provider to a resolved run (loading its SDK): the slow part of preparing one. */
+export async function withProvider(resolved: Omit<PreparedRun, "provider">): Promise<PreparedRun> {
   const { config } = resolved;
   const provider = await createProvider({
     provider: config.provider,

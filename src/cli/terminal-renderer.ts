@@ -1,5 +1,6 @@
 import pc from "picocolors";
 import type { AgentEvent, EventSink } from "../core/events.js";
+import { neutraliseTerminalText as safe } from "./terminal-safe.js";
 import { formatToolCallTrace } from "./trace-format.js";
 
 export interface TerminalRendererOptions {
@@ -16,7 +17,8 @@ const RESULT_PREVIEW_LINES = 6;
 
 /**
  * Turns agent events into what a person reads: the trace (`> tool key=value`) and notices on
- * stderr, the answer on stdout. Subagent events are shown indented under the parent's.
+ * stderr, the answer on stdout. Subagent events are shown indented under the parent's. Text
+ * from the model and tools is neutralised first: nothing in it can drive the terminal.
  */
 export function createTerminalRenderer(options: TerminalRendererOptions): EventSink {
   const state: RenderState = { inReasoning: false };
@@ -40,31 +42,32 @@ function render(
       if (indent) return;
       if (event.delta.type === "reasoning") {
         if (!options.showReasoning) return;
-        options.stderr.write(pc.dim(event.delta.text));
+        options.stderr.write(pc.dim(safe(event.delta.text)));
         state.inReasoning = true;
         return;
       }
       endReasoning(options, state);
-      if (options.streamText) options.stdout.write(event.delta.text);
+      if (options.streamText) options.stdout.write(safe(event.delta.text));
       return;
     case "assistant_message": {
       const { message } = event;
       if (!indent) endReasoning(options, state);
       if (!indent && options.streamText && message.content) options.stdout.write("\n");
       if (!options.streamText && message.toolCalls.length > 0 && message.content.trim()) {
-        err(pc.dim(message.content.trim()));
+        err(pc.dim(safe(message.content.trim())));
       }
       return;
     }
     case "tool_call":
-      err(pc.cyan(formatToolCallTrace(event.call, event.args)));
+      err(pc.cyan(safe(formatToolCallTrace(event.call, event.args))));
       return;
     case "tool_result": {
-      const firstLine = event.result.content.split("\n", 1)[0] ?? "";
+      const content = safe(event.result.content);
+      const firstLine = content.split("\n", 1)[0] ?? "";
       if (event.blocked) err(pc.yellow(`  blocked: ${firstLine}`));
       else if (event.result.isError) err(pc.red(`  ${truncateLine(firstLine)}`));
       else if (options.verbose) {
-        const lines = event.result.content.split("\n");
+        const lines = content.split("\n");
         for (const line of lines.slice(0, RESULT_PREVIEW_LINES)) err(pc.dim(`  ${truncateLine(line)}`));
         if (lines.length > RESULT_PREVIEW_LINES)
           err(pc.dim(`  … ${lines.length - RESULT_PREVIEW_LINES} more lines`));
@@ -82,18 +85,18 @@ function render(
       const restart = shown ? "; the answer restarts, the partial one above is void" : "";
       err(
         pc.yellow(
-          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}${restart}`,
+          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${safe(event.reason)}${restart}`,
         ),
       );
       return;
     }
     case "notice":
-      if (event.level === "warn") err(pc.yellow(`warning: ${event.text}`));
-      else err(event.text);
+      if (event.level === "warn") err(pc.yellow(`warning: ${safe(event.text)}`));
+      else err(safe(event.text));
       return;
     case "subagent":
       if (event.event.type === "turn_start" && event.event.turn === 1)
-        err(pc.magenta(`task: ${event.label}`));
+        err(pc.magenta(`task: ${safe(event.label)}`));
       render(options, state, event.event, `${indent}  `);
       return;
     case "turn_start":

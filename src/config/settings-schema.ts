@@ -133,6 +133,23 @@ const shell = z.object(
   { error: expected("an object with env") },
 );
 
+const dollars = (what: string) =>
+  z.number({ error: expected(what) }).refine((value) => Number.isFinite(value) && value >= 0, {
+    error: expected(what),
+  });
+
+/** A model's list price in dollars per million tokens (see src/cli/prices.ts). */
+const modelPrice = z.object(
+  {
+    input: dollars("dollars per million prompt tokens"),
+    /** A prompt-cache hit; default: the input price. */
+    cachedInput: dollars("dollars per million cached prompt tokens").optional(),
+    cacheWrite: dollars("dollars per million tokens written to the cache").optional(),
+    output: dollars("dollars per million output tokens"),
+  },
+  { error: expected('a price such as { "input": 0.14, "cachedInput": 0.0028, "output": 0.28 }') },
+);
+
 /** Every key hx reads from a settings file. Add a feature's key here. */
 export const settingsSchema = z.object({
   /** Editors' JSON-schema hint; ignored. */
@@ -151,6 +168,10 @@ export const settingsSchema = z.object({
   skills: skills.optional(),
   sandbox: sandbox.optional(),
   shell: shell.optional(),
+  /** Model name (or prefix) → list price per million tokens, over hx's table; for the status line and /cost. */
+  prices: z
+    .record(z.string(), modelPrice, { error: expected("an object of model name → price") })
+    .optional(),
 });
 
 /**

@@ -111,8 +111,10 @@ export function readSettingsFile(
 export function mergeSettings(layers: Settings[]): Settings {
   const merged: Settings = {};
   for (const layer of layers) {
-    const { permissions, hooks, skills, sandbox, shell, ...scalars } = layer;
+    const { permissions, hooks, skills, sandbox, shell, prices, ...scalars } = layer;
     Object.assign(merged, scalars);
+    // Prices add up per model; a nearer file's price for the same model wins.
+    if (prices) merged.prices = { ...merged.prices, ...prices };
     if (permissions) {
       const current = merged.permissions ?? {};
       merged.permissions = {

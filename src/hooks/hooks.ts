@@ -157,6 +157,9 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
       // `continue: false` wins over a block: the run ends here.
       if (verdict.blocked === undefined || verdict.stop !== undefined) return undefined;
       continuedRuns.add(state);
+      // The user sees why the answer goes on (the model's reply to it follows).
+      const reason = verdict.blocked.trim().split("\n", 1)[0] ?? "";
+      state.emit({ type: "notice", level: "info", text: `Stop hook sent the model back: ${reason}` });
       return verdict.blocked;
     },
   };

@@ -1,4 +1,5 @@
 import type { ToolEffect } from "../core/tool.js";
+import type { FileChange } from "../tools/file-change.js";
 
 /** A question for the user about one tool call. */
 export interface PermissionRequest {
@@ -9,6 +10,8 @@ export interface PermissionRequest {
   rule: string;
   /** Why the call needs approval, e.g. "bash(git status) runs a command and no rule allows it". */
   reason: string;
+  /** The file change the call would make (edits, writes), for a diff in the question. */
+  preview?: FileChange;
   /** Aborted when the run is cancelled; an asker should then stop waiting and answer "no". */
   signal: AbortSignal;
 }

@@ -91,6 +91,7 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
           subject: target.subject,
           rule,
           reason: decision.reason,
+          preview: previewOf(prepared, options.workspace),
           signal: state.signal,
         },
         options.ask,
@@ -145,4 +146,14 @@ function broaderRule(target: RuleTarget): string | undefined {
   }
   const slash = target.subject.lastIndexOf("/");
   return slash > 0 ? `${target.tool}(${target.subject.slice(0, slash)}/**)` : undefined;
+}
+
+/** The call's file change for the question; a preview that fails is left out, never fatal. */
+function previewOf(prepared: PreparedCall, workspace: Workspace | undefined) {
+  if (!workspace || !prepared.tool.preview) return undefined;
+  try {
+    return prepared.tool.preview(prepared.args, workspace);
+  } catch {
+    return undefined;
+  }
 }

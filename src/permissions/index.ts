@@ -10,7 +10,6 @@ export { createPermissionExtension, headlessDenial, type PermissionOptions } fro
 export { addAllowRule } from "./local-settings.js";
 export { isPermissionMode, PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "./modes.js";
 export { type PermissionRule, type PermissionRules, parseRule, parseRules } from "./rules.js";
-export { createTerminalAsker, readOneLine, terminalAskerIfInteractive } from "./terminal-ask.js";
 
 /**
  * The mode and rules from settings, with `--permission-mode` (when given) winning over

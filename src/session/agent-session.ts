@@ -1,12 +1,13 @@
 import type { LoopExtension } from "../agent/extension.js";
-import { runAgentLoop } from "../agent/loop.js";
+import { runAgentLoop, runToolCall } from "../agent/loop.js";
 import type { Conversation } from "../core/conversation.js";
 import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
-import { type UserMessageMeta, userMessage } from "../core/messages.js";
+import { type ToolCall, type ToolResultMessage, type UserMessageMeta, userMessage } from "../core/messages.js";
 import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
 import type { ToolSchema } from "../core/tool.js";
 import type { CommandSandbox } from "../sandbox/types.js";
 
+import type { FileChange } from "../tools/file-change.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { Capability, PromptFilter, SlashCommand } from "./capability.js";
@@ -29,6 +30,8 @@ export interface AgentSessionInit {
   transcript: { id: string; file: string };
   /** The OS sandbox commands run in. */
   sandbox?: CommandSandbox;
+  /** The skills `/name` invokes (front ends complete and check command names with them). */
+  skills?: ReadonlyArray<{ name: string; description: string }>;
 }
 
 export interface RunOptions {
@@ -59,6 +62,8 @@ export class AgentSession {
   readonly permissions: PermissionModeHandle;
   /** The OS sandbox around commands: `status()` (or `await check()`) says what is in force, for the status line. */
   readonly sandbox?: CommandSandbox;
+  /** The skills `/name` invokes. */
+  readonly skills: ReadonlyArray<{ name: string; description: string }>;
   private readonly extensions: LoopExtension[];
   private readonly promptFilters: PromptFilter[];
   private readonly observers: EventSink[];
@@ -73,6 +78,7 @@ export class AgentSession {
     this.model = init.model;
     this.permissions = init.permissions;
     this.sandbox = init.sandbox;
+    this.skills = init.skills ?? [];
     this.commands = from((c) => c.commands);
     this.extensions = from((c) => c.extensions);
     this.promptFilters = from((c) => c.promptFilters);
@@ -137,6 +143,48 @@ export class AgentSession {
     );
     this.totals = addStats(this.totals, result.stats);
     return { ...result, subagentStats };
+  }
+
+  /**
+   * A tool call the user makes (`!cmd` at the prompt runs the shell tool): checked by every
+   * extension — rules, the mode, hooks — and run exactly as a model's call would be. Its events
+   * go to `options.emit`; the conversation is not changed.
+   */
+  async runToolCall(call: ToolCall, options: RunOptions): Promise<{ message: ToolResultMessage; blocked: boolean }> {
+    const signal = options.signal ?? new AbortController().signal;
+    const state = { conversation: this.conversation, turn: 0, stats: emptyStats(), emit: options.emit, signal };
+    const result = await runToolCall(
+      {
+        provider: this.model,
+        system: this.init.system,
+        tools: this.init.tools,
+        workspace: this.init.workspace,
+        maxTurns: this.init.maxTurns,
+        extensions: this.extensions,
+        emit: options.emit,
+        signal,
+      },
+      state,
+      call,
+    );
+    options.emit({ type: "tool_result", call, result: result.message, blocked: result.blocked });
+    return result;
+  }
+
+  /** The file change a call would make (for a diff on screen); undefined when it changes no file. */
+  previewCall(name: string, args: unknown): FileChange | undefined {
+    const tool = this.init.tools.get(name);
+    if (!tool?.preview) return undefined;
+    try {
+      return tool.preview(args as never, this.init.workspace);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The folder the session works in: paths typed by the user (`@file`) resolve as the tools' do. */
+  get workspace(): Workspace {
+    return this.init.workspace;
   }
 
   /** Stops what the capabilities hold (servers, watchers, the transcript file), last built first. */

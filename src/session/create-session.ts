@@ -142,5 +142,6 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     permissions: permissions.mode,
     transcript: { id: transcript.writer.id, file: transcript.writer.file },
     sandbox: shell.sandbox,
+    skills: skills.skills.map(({ name, description }) => ({ name, description })),
   });
 }

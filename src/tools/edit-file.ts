@@ -6,6 +6,7 @@ import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature
 import { formatBytes, readAllCapped } from "../fs/regular-file.js";
 import { openForTool } from "./file-open.js";
 import { writeForTool } from "./file-write.js";
+import { previewEdit } from "./file-change.js";
 import { findLooseMatch, findOccurrences, lineAt, replaceAt } from "./text-match.js";
 import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
@@ -36,6 +37,7 @@ export const editFileTool = defineTool({
   parameters,
   effect: "write",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
+  preview: (args, workspace) => previewEdit(workspace, args),
   async execute(args, ctx) {
     const file = ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(file);

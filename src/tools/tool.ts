@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { EventSink } from "../core/events.js";
 import type { ToolEffect, ToolOutput } from "../core/tool.js";
+import type { FileChange } from "./file-change.js";
 import type { Workspace } from "./workspace.js";
 
 export interface ToolContext {
@@ -24,6 +25,11 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
    * the workspace, so path subjects come out relative to its root with symlinks resolved.
    */
   ruleSubject?(args: z.infer<P>, workspace?: Workspace): string | undefined;
+  /**
+   * The file change the call would make, computed without making it (synchronous, bounded):
+   * front ends show it as a diff in the approval prompt and after the call.
+   */
+  preview?(args: z.infer<P>, workspace: Workspace): FileChange | undefined;
   /** Throwing is fine: the registry turns the error into a tool result the model can act on. */
   execute(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }

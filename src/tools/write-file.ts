@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { writeForTool } from "./file-write.js";
 import { defineTool } from "./tool.js";
+import { previewWrite } from "./file-change.js";
 import { pathRuleSubject } from "./workspace.js";
 
 const parameters = z.object({
@@ -17,6 +18,7 @@ export const writeFileTool = defineTool({
   parameters,
   effect: "write",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
+  preview: (args, workspace) => previewWrite(workspace, args.path, args.content),
   async execute(args, ctx) {
     const file = ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(file);

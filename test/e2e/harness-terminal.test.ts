@@ -86,9 +86,22 @@ describe("asking in a terminal", () => {
     expect(toolResultsOf(h.server.requests[3]).at(-1)).toMatch(/^Permission denied: the user declined/);
   });
 
+  it("hx agent: Ctrl-C at the question declines and cancels the run (exit 130)", async () => {
+    h.server.reply().tool("bash", { command: "echo int > int.txt" });
+    h.server.reply().text("never asked for");
+    const run = await runHxInTerminal(["agent", "go", ...h.args()], {
+      cwd: h.work,
+      steps: [{ expect: question("echo int > int.txt"), send: "\x03" }],
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.code).toBe(130);
+    expect(existsSync(path.join(h.work, "int.txt"))).toBe(false);
+    expect(h.server.requests).toHaveLength(1);
+    expect(run.output).toContain("cancelled");
+  });
+
   it.each([
     ["Ctrl-D (end of input)", "\x04"],
-    ["Ctrl-C", "\x03"],
     ["an empty line", "\r"],
   ])("%s at the question counts as no", async (_name, keys) => {
     h.server.reply().tool("bash", { command: "echo eof > eof.txt" });

@@ -1,5 +1,13 @@
 import { createInterface, type Interface } from "node:readline";
-import { formatPermissionQuestion, type PermissionAsker, parsePermissionAnswer } from "./ask.js";
+import pc from "picocolors";
+import {
+  formatPermissionQuestion,
+  type PermissionAsker,
+  type PermissionRequest,
+  parsePermissionAnswer,
+} from "../permissions/ask.js";
+import { changeCounts, renderDiff } from "./diff-view.js";
+import { neutraliseTerminalText } from "./terminal-safe.js";
 
 export interface TerminalAskerOptions {
   /** Default process.stdin. */
@@ -8,7 +16,12 @@ export interface TerminalAskerOptions {
   output?: NodeJS.WritableStream;
   /** An open readline interface (the REPL's); without one, a short-lived one is opened per question. */
   readline?: Interface;
+  /** Ctrl-C at the question: besides answering "no", the caller cancels the run. */
+  onInterrupt?: () => void;
 }
+
+/** Diff lines shown above the question; the rest is summarised. */
+const MAX_DIFF_LINES = 60;
 
 /**
  * Asks `Allow bash(git status)? [y]es / [n]o / [a]lways` and reads one line. End of input,
@@ -17,27 +30,47 @@ export interface TerminalAskerOptions {
  */
 export function createTerminalAsker(options: TerminalAskerOptions = {}): PermissionAsker {
   return async (request) => {
-    const question = formatPermissionQuestion(request);
+    const output = options.output ?? process.stderr;
+    const question = neutraliseTerminalText(formatPermissionQuestion(request));
+    writePreview(request, output);
     const line = options.readline
-      ? await questionOn(options.readline, question, request.signal)
+      ? await questionOn(options.readline, question, request.signal, options.onInterrupt)
       : await readOneLine(
           options.input ?? process.stdin,
-          options.output ?? process.stderr,
+          output,
           question,
           request.signal,
+          options.onInterrupt,
         );
     // No answer (Ctrl-C, Ctrl-D): end the question's line so the next output starts clean.
-    if (line === undefined) (options.output ?? process.stderr).write("\n");
+    if (line === undefined) output.write("\n");
     return parsePermissionAnswer(line);
   };
+}
+
+/** The diff of a file change, coloured when the output is a colour terminal. */
+function writePreview(request: PermissionRequest, output: NodeJS.WritableStream): void {
+  if (!request.preview) return;
+  const colors = pc.createColors(pc.isColorSupported && (output as NodeJS.WriteStream).isTTY === true);
+  const { added, removed } = changeCounts(request.preview);
+  const lines = [
+    colors.dim(`${neutraliseTerminalText(request.preview.path)}: +${added} -${removed}`),
+    ...renderDiff(
+      request.preview,
+      { added: colors.green, removed: colors.red, context: colors.dim, header: colors.cyan },
+      MAX_DIFF_LINES,
+    ),
+  ];
+  output.write(`${lines.join("\n")}\n`);
 }
 
 /** A terminal asker when stdin is a TTY; undefined otherwise (scripts, CI, pipes). */
 export function terminalAskerIfInteractive(
   stdin: NodeJS.ReadStream = process.stdin,
   output: NodeJS.WritableStream = process.stderr,
+  onInterrupt?: () => void,
 ): PermissionAsker | undefined {
-  return stdin.isTTY ? createTerminalAsker({ input: stdin, output }) : undefined;
+  return stdin.isTTY ? createTerminalAsker({ input: stdin, output, onInterrupt }) : undefined;
 }
 
 /** Writes `question` and resolves with the next line, or undefined on end of input or abort. */
@@ -46,25 +79,37 @@ export function readOneLine(
   output: NodeJS.WritableStream,
   question: string,
   signal?: AbortSignal,
+  onInterrupt?: () => void,
 ): Promise<string | undefined> {
   if (signal?.aborted || isEnded(input)) return Promise.resolve(undefined);
   const rl = createInterface({ input, output, terminal: Boolean((input as NodeJS.ReadStream).isTTY) });
-  return questionOn(rl, question, signal).finally(() => rl.close());
+  return questionOn(rl, question, signal, onInterrupt).finally(() => rl.close());
 }
 
-function questionOn(rl: Interface, question: string, signal?: AbortSignal): Promise<string | undefined> {
+function questionOn(
+  rl: Interface,
+  question: string,
+  signal?: AbortSignal,
+  onInterrupt?: () => void,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     let settled = false;
     const settle = (value: string | undefined) => {
       if (settled) return;
       settled = true;
       rl.off("close", onClose);
+      if (onInterrupt) rl.off("SIGINT", onSigint);
       signal?.removeEventListener("abort", onAbort);
       resolve(value);
     };
     const onClose = () => settle(undefined);
     const onAbort = () => settle(undefined);
+    const onSigint = () => {
+      settle(undefined);
+      onInterrupt?.();
+    };
     rl.once("close", onClose);
+    if (onInterrupt) rl.once("SIGINT", onSigint);
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       rl.question(question, (answer) => settle(answer));

@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { createTerminalAsker } from "../../src/cli/terminal-ask.js";
 import { formatPermissionQuestion, parsePermissionAnswer } from "../../src/permissions/ask.js";
-import { createTerminalAsker } from "../../src/permissions/terminal-ask.js";
 
 const request = (signal = new AbortController().signal) => ({
   tool: "bash",

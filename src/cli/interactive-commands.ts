@@ -1,0 +1,187 @@
+import type { Message } from "../core/messages.js";
+import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/modes.js";
+import type { AgentSession } from "../session/agent-session.js";
+import type { SlashCommand, SlashCommandIO } from "../session/capability.js";
+import type { PriceTable } from "./prices.js";
+import { formatCostReport } from "./session-status.js";
+
+/** What a front end (the full-screen one or the plain line mode) does for its commands. */
+export interface InteractiveHost {
+  session(): AgentSession;
+  prices: PriceTable;
+  /** A new conversation with the same settings and a new transcript (/clear). */
+  newConversation(): Promise<void>;
+  /** Puts a conversation's messages on screen (after /resume). */
+  showConversation(messages: readonly Message[]): void;
+  /** Sends a prompt as if typed (/init). */
+  sendPrompt(text: string, signal: AbortSignal): Promise<void>;
+  /** Answers the next prompts with another model of the same provider. */
+  switchModel(name: string): Promise<void>;
+  /** Shows the new mode (status line) after it changed. */
+  modeChanged(mode: PermissionMode): void;
+  exit(): void;
+  /** Keys shown by /help, e.g. ["Ctrl-C", "cancel the turn"]. */
+  keys: ReadonlyArray<readonly [string, string]>;
+}
+
+/** The order Shift+Tab cycles through (bypassPermissions only by flag or /mode). */
+const MODE_CYCLE: readonly PermissionMode[] = ["default", "acceptEdits", "plan"];
+
+export function nextPermissionMode(mode: PermissionMode): PermissionMode {
+  const index = MODE_CYCLE.indexOf(mode);
+  return MODE_CYCLE[(index + 1) % MODE_CYCLE.length] ?? "default";
+}
+
+export const INIT_PROMPT =
+  "Draft an AGENTS.md for this repository. First look around with your tools (read-only): the layout, " +
+  "the build, test and lint scripts, the README and any docs or CONTRIBUTING notes. Then write AGENTS.md at " +
+  "the repository root: how to build, test and lint; which folder holds what; the conventions the code " +
+  "follows; what a new contributor must know. Keep it short (under 80 lines) and factual. If AGENTS.md " +
+  "exists already, improve it and keep what is still right.";
+
+/**
+ * The interactive commands: the front end's own (`/help`, `/clear`, `/model`, `/mode`, `/cost`,
+ * `/init`, `/exit`) and the session's (`/context`, `/compact`, `/resume`, `/skills`).
+ */
+export function interactiveCommands(host: InteractiveHost): SlashCommand[] {
+  const own: SlashCommand[] = [
+    {
+      name: "help",
+      usage: "/help",
+      description: "commands, skills and keys",
+      run: (_args, io) => io.print(helpText(host, commands)),
+    },
+    {
+      name: "clear",
+      usage: "/clear",
+      description: "start a new conversation (same settings)",
+      async run(_args, io) {
+        await host.newConversation();
+        io.print("New conversation.");
+      },
+    },
+    {
+      name: "model",
+      usage: "/model [name]",
+      description: "show the model, or answer with another one",
+      async run(args, io) {
+        const provider = host.session().model;
+        if (!args) {
+          io.print(`Model: ${provider.name}/${provider.model}. Change it with /model NAME.`);
+          return;
+        }
+        await host.switchModel(args);
+        io.print(`Model: ${provider.name}/${args} from the next prompt on.`);
+      },
+    },
+    {
+      name: "mode",
+      usage: "/mode [mode]",
+      description: `show or set the permission mode (${PERMISSION_MODES.join(", ")}; Shift+Tab cycles)`,
+      run(args, io) {
+        const { permissions } = host.session();
+        if (!args)
+          return io.print(`Permission mode: ${permissions.mode}. Modes: ${PERMISSION_MODES.join(", ")}.`);
+        if (!isPermissionMode(args))
+          return io.print(`Unknown permission mode '${args}'. Use one of: ${PERMISSION_MODES.join(", ")}.`);
+        permissions.set(args);
+        host.modeChanged(args);
+        io.print(`Permission mode: ${args}.`);
+      },
+    },
+    {
+      name: "cost",
+      usage: "/cost",
+      description: "tokens used and what they cost",
+      run(_args, io) {
+        const session = host.session();
+        io.print(formatCostReport(session.total.usage, session.model.model, host.prices));
+      },
+    },
+    {
+      name: "init",
+      usage: "/init",
+      description: "draft an AGENTS.md from the repository",
+      run: (_args, io) => host.sendPrompt(INIT_PROMPT, io.signal),
+    },
+    { name: "exit", usage: "/exit", description: "leave (also /quit, Ctrl-D)", run: () => host.exit() },
+    { name: "quit", usage: "/quit", description: "leave", run: () => host.exit() },
+  ];
+  const session = (): SlashCommand[] =>
+    host
+      .session()
+      .commands.map((command) =>
+        command.name === "resume" ? withConversationShown(command, host) : command,
+      );
+  const commands = (): SlashCommand[] => [...own, ...session()];
+  return commands();
+}
+
+/** `/resume ID` puts the resumed conversation on screen. */
+function withConversationShown(command: SlashCommand, host: InteractiveHost): SlashCommand {
+  return {
+    ...command,
+    async run(args, io) {
+      const before = host.session().conversation.messages.length;
+      const first = host.session().conversation.messages[0];
+      await command.run(args, io);
+      const after = host.session().conversation.messages;
+      if (args.trim() && (after.length !== before || after[0] !== first)) host.showConversation(after);
+    },
+  };
+}
+
+export type CommandOutcome = "done" | "skill" | "unknown";
+
+/**
+ * Runs `/name args`: a command, or "skill" when a skill has that name (the caller sends it
+ * as a prompt), or "unknown" after printing an error that lists commands and skills.
+ */
+export async function runInteractiveCommand(
+  host: InteractiveHost,
+  name: string,
+  args: string,
+  io: SlashCommandIO,
+): Promise<CommandOutcome> {
+  const commands = interactiveCommands(host);
+  const command = commands.find((c) => c.name === name);
+  if (command) {
+    try {
+      await command.run(args, io);
+    } catch (error) {
+      io.print(`/${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return "done";
+  }
+  const skills = host.session().skills;
+  if (skills.some((skill) => skill.name === name)) return "skill";
+  const skillList = skills.length ? ` Skills: ${skills.map((s) => `/${s.name}`).join(" ")}.` : "";
+  io.print(
+    `Unknown command /${name}. Commands: ${commands
+      .filter((c) => c.name !== "quit")
+      .map((c) => `/${c.name}`)
+      .join(" ")}.${skillList} (/help explains them)`,
+  );
+  return "unknown";
+}
+
+function helpText(host: InteractiveHost, commands: () => SlashCommand[]): string {
+  const skills = host.session().skills;
+  const rows: Array<readonly [string, string]> = [
+    ...commands()
+      .filter((c) => c.name !== "quit")
+      .map((c) => [c.usage, c.description] as const),
+    [
+      "/<skill> [args]",
+      skills.length ? `invoke a skill (${skills.length}: see /skills)` : "invoke a skill (none found)",
+    ],
+    ["!<command>", "run a shell command (same permission check as the model's)"],
+    ["@<path>", "attach a file to the prompt"],
+    ...host.keys,
+  ];
+  const width = Math.max(...rows.map(([usage]) => usage.length));
+  return [
+    "Type a task and press Enter; the conversation is kept between prompts.",
+    ...rows.map(([usage, description]) => `  ${usage.padEnd(width)}  ${description}`),
+  ].join("\n");
+}

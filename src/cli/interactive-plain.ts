@@ -1,0 +1,132 @@
+import readline from "node:readline";
+import pc from "picocolors";
+import type { Message } from "../core/messages.js";
+import type { AgentSession, SessionRunResult } from "../session/agent-session.js";
+import type { InteractiveSetup } from "./interactive.js";
+import type { InteractiveHost } from "./interactive-commands.js";
+import { type PendingContext, runSubmission } from "./interactive-turn.js";
+import { openSession } from "./open-session.js";
+import { createTerminalAsker } from "./terminal-ask.js";
+import { createTerminalRenderer } from "./terminal-renderer.js";
+import { neutraliseTerminalText } from "./terminal-safe.js";
+import { formatStatsLine } from "./trace-format.js";
+import { VERSION } from "./version.js";
+
+const PROMPT = "hx >> ";
+
+/**
+ * The line-mode session: for pipes, `TERM=dumb` and terminals that cannot take the full-screen
+ * one. Plain text, one line per event; the same commands, `!cmd` and `@path` as the full one.
+ */
+export async function runPlainInteractive(setup: InteractiveSetup): Promise<number> {
+  const { flags } = setup;
+  const prepared = await setup.prepare();
+  const log = (line: string) => process.stderr.write(`${neutraliseTerminalText(line)}\n`);
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    prompt: PROMPT,
+    historySize: 500,
+    terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+  });
+  const ask = process.stdin.isTTY ? createTerminalAsker({ readline: rl, output: process.stderr }) : undefined;
+  let session: AgentSession = await openSession(prepared, flags, { log, ask });
+  const render = createTerminalRenderer({
+    stdout: process.stdout,
+    stderr: process.stderr,
+    streamText: true,
+    showReasoning: true,
+    verbose: prepared.config.verbose,
+  });
+  let exiting = false;
+  const host: InteractiveHost = {
+    session: () => session,
+    prices: setup.prices,
+    async newConversation() {
+      await session.close();
+      session = await openSession(prepared, { ...flags, continue: false, resume: undefined }, { log, ask });
+    },
+    showConversation: (messages) => printConversation(messages),
+    async sendPrompt(text, signal) {
+      report(await session.run(text, { emit: render, signal }), log);
+    },
+    switchModel: (name) => setup.switchModel(session, name),
+    modeChanged: () => {},
+    exit: () => {
+      exiting = true;
+    },
+    keys: [
+      ["Ctrl-C", "cancel the running turn (at the prompt: clear the line)"],
+      ["Ctrl-D", "leave"],
+    ],
+  };
+  const pending: PendingContext = { shell: [] };
+
+  let running: AbortController | undefined;
+  rl.on("SIGINT", () => {
+    if (running) {
+      running.abort();
+      return;
+    }
+    rl.write(null, { ctrl: true, name: "u" });
+    process.stdout.write(`\n${pc.dim("(Ctrl-D or /exit to quit)")}\n`);
+    rl.prompt();
+  });
+
+  const provider = session.model;
+  process.stdout.write(
+    `${pc.bold("hx")} ${VERSION} · ${provider.name}/${provider.model} · ${prepared.cwd}\n`,
+  );
+  process.stdout.write(`${pc.dim("Type /help for commands, /exit or Ctrl-D to leave.")}\n`);
+  const lines = setup.firstPrompt ? prependLine(setup.firstPrompt, rl) : rl;
+  rl.prompt();
+  for await (const line of lines) {
+    running = new AbortController();
+    const io = {
+      emit: render,
+      signal: running.signal,
+      print: (text: string) => process.stdout.write(`${text}\n`),
+    };
+    const result = await runSubmission(host, line, io, pending);
+    if (result) report(result, log);
+    running = undefined;
+    if (exiting) break;
+    rl.prompt();
+  }
+  rl.close();
+  await session.close();
+  process.stdout.write("\n");
+  log(pc.dim(`session: ${formatStatsLine(session.total)}`));
+  if (session.transcript)
+    log(pc.dim(`continue it later with: hx --resume ${session.transcript.id}`));
+  return 0;
+}
+
+function report(result: SessionRunResult, log: (line: string) => void): void {
+  if (result.refused) log(pc.yellow(`refused: ${result.refused}`));
+  else if (result.stop === "aborted") log(pc.yellow("cancelled."));
+  else if (result.stop !== "done" && result.error) {
+    log(pc.red(`error: ${result.error.message}`));
+    if (result.error.hint) log(result.error.hint);
+  }
+  log(pc.dim(formatStatsLine(result.stats, result.subagentStats)));
+}
+
+/** The conversation so far, as text: what was asked and answered (tool calls as one line each). */
+function printConversation(messages: readonly Message[]): void {
+  for (const message of messages) {
+    if (message.role === "user")
+      process.stdout.write(`${PROMPT}${neutraliseTerminalText(message.content)}\n`);
+    else if (message.role === "assistant") {
+      if (message.content) process.stdout.write(`${neutraliseTerminalText(message.content)}\n`);
+      for (const call of message.toolCalls) process.stdout.write(pc.cyan(`> ${call.name}\n`));
+    }
+  }
+}
+
+/** The lines of `rl`, with `first` before them (the prompt given on the command line). */
+async function* prependLine(first: string, rl: readline.Interface): AsyncGenerator<string> {
+  process.stdout.write(`${first}\n`);
+  yield first;
+  for await (const line of rl) yield line;
+}

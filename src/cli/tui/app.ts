@@ -1,0 +1,417 @@
+import {
+  type Component,
+  Container,
+  Editor,
+  KeybindingsManager,
+  Loader,
+  matchesKey,
+  ProcessTerminal,
+  setKeybindings,
+  Text,
+  TUI,
+  TUI_KEYBINDINGS,
+  truncateToWidth,
+} from "@mariozechner/pi-tui";
+import type { AgentEvent } from "../../core/events.js";
+import { addUsage, emptyUsage, type Usage } from "../../core/messages.js";
+import type { PermissionAnswer, PermissionAsker } from "../../permissions/ask.js";
+import type { PermissionMode } from "../../permissions/modes.js";
+import type { AgentSession, SessionRunResult } from "../../session/agent-session.js";
+import type { InteractiveSetup } from "../interactive.js";
+import { type InteractiveHost, interactiveCommands, nextPermissionMode } from "../interactive-commands.js";
+import type { PendingContext } from "../interactive-turn.js";
+import { compact, formatStatusLine } from "../session-status.js";
+import { formatStatsLine } from "../trace-format.js";
+import { VERSION } from "../version.js";
+import { ChatLog } from "./chat-log.js";
+import { PromptCompletions } from "./completions.js";
+import { HistorySearch } from "./history-search.js";
+import { PermissionPrompt } from "./permission-prompt.js";
+import { PromptHistory } from "./prompt-history.js";
+import { screenText } from "./screen-text.js";
+import { createTheme } from "./theme.js";
+
+/** Two Ctrl-C on an empty prompt within this long leave the session. */
+const EXIT_CONFIRM_MS = 2000;
+
+/** Every line of its children cut at the screen's width: nothing is ever drawn past the edge. */
+class Frame extends Container {
+  override render(width: number): string[] {
+    return super.render(width).map((line) => truncateToWidth(line, width, "…"));
+  }
+}
+
+/** One line cut at the screen's width (the status line). */
+class StatusBar implements Component {
+  private text = "";
+  setText(text: string): void {
+    this.text = text;
+  }
+  invalidate(): void {}
+  render(width: number): string[] {
+    return [truncateToWidth(this.text, width, "…")];
+  }
+}
+
+/** A slot showing one component at a time (the prompt editor, a question, the history search). */
+class Slot extends Container {
+  show(component: Component): void {
+    this.clear();
+    this.addChild(component);
+  }
+}
+
+/**
+ * The full-screen interactive session (pi-tui): the conversation above, the prompt editor
+ * below it, a status line at the bottom. Only loaded on a real terminal.
+ */
+export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
+  const { resolved, flags } = setup;
+  const theme = createTheme();
+  // Alt+Enter too, for terminals that do not report Shift+Enter.
+  setKeybindings(
+    new KeybindingsManager(TUI_KEYBINDINGS, { "tui.input.newLine": ["shift+enter", "alt+enter"] }),
+  );
+
+  const tui = new TUI(new ProcessTerminal());
+  const frame = new Frame();
+  tui.addChild(frame);
+  const header = new Text("", 0, 0);
+  let session: AgentSession | undefined;
+  const chat = new ChatLog(theme, (name, args) => session?.previewCall(name, args));
+  const activity = new Container();
+  const queuedView = new Text("", 0, 0);
+  const slot = new Slot();
+  const status = new StatusBar();
+  frame.addChild(header);
+  frame.addChild(chat);
+  frame.addChild(activity);
+  frame.addChild(queuedView);
+  frame.addChild(slot);
+  frame.addChild(status);
+
+  const editor = new Editor(tui, theme.editor, { paddingX: 0 });
+  const history = PromptHistory.open(resolved.cwd);
+  for (const entry of history.entries) editor.addToHistory(entry);
+
+  // Lines logged before the screen is up (warnings while the session is built) are kept.
+  const early: string[] = [];
+  let started = false;
+  const log = (line: string) => {
+    if (started) {
+      chat.info(line);
+      tui.requestRender();
+    } else early.push(line);
+  };
+
+  // ---- turn state
+  let running: AbortController | undefined;
+  const queue: string[] = [];
+  const pending: PendingContext = { shell: [] };
+  let turnStart = 0;
+  let turnUsage: Usage = emptyUsage();
+  let streamedChars = 0;
+  let lastContextTokens = 0;
+  let exitRequested = false;
+  let lastCtrlC = 0;
+  let resolveExit: (() => void) | undefined;
+  const exited = new Promise<void>((resolve) => {
+    resolveExit = resolve;
+  });
+
+  const spinner = new Loader(tui, theme.accent, theme.muted, "");
+  let ticker: NodeJS.Timeout | undefined;
+  const spinnerText = () => {
+    const seconds = Math.floor((Date.now() - turnStart) / 1000);
+    const tokens = turnUsage.outputTokens + Math.round(streamedChars / 4);
+    return `Working… ${seconds}s · ${compact(tokens)} tokens · Esc to interrupt`;
+  };
+  const showSpinner = (on: boolean) => {
+    activity.clear();
+    if (ticker) clearInterval(ticker);
+    ticker = undefined;
+    spinner.stop();
+    if (!on) return;
+    spinner.setMessage(spinnerText());
+    activity.addChild(spinner);
+    spinner.start();
+    ticker = setInterval(() => spinner.setMessage(spinnerText()), 1000);
+  };
+
+  const updateStatus = () => {
+    // Before the session is open, what the configuration says.
+    const provider = session?.model ?? { name: resolved.config.provider, model: resolved.model };
+    const line = formatStatusLine({
+      provider: provider.name,
+      model: provider.model,
+      mode: session?.permissions.mode ?? resolved.config.permissionMode ?? "default",
+      contextTokens: lastContextTokens,
+      contextWindow: resolved.contextWindow,
+      usage: addUsage(session?.total.usage ?? emptyUsage(), turnUsage),
+      prices: setup.prices,
+    });
+    status.setText(theme.muted(line));
+  };
+  const updateQueued = () => {
+    queuedView.setText(
+      queue.length
+        ? queue.map((text) => theme.muted(`⏎ queued: ${screenText(text).split("\n")[0]}`)).join("\n")
+        : "",
+    );
+  };
+
+  // ---- permission questions, drawn in the prompt's place
+  const ask: PermissionAsker = (request) =>
+    new Promise<PermissionAnswer>((resolve) => {
+      let settled = false;
+      const settle = (answer: PermissionAnswer) => {
+        if (settled) return;
+        settled = true;
+        request.signal.removeEventListener("abort", onAbort);
+        slot.show(editor);
+        tui.setFocus(editor);
+        if (running) showSpinner(true);
+        tui.requestRender();
+        resolve(answer);
+      };
+      const onAbort = () => settle("no");
+      request.signal.addEventListener("abort", onAbort, { once: true });
+      const prompt = new PermissionPrompt(request, theme, () => Math.max(4, tui.terminal.rows - 10), {
+        answer: settle,
+        cancel: () => {
+          settle("no");
+          running?.abort();
+        },
+        passThrough: (data) => {
+          editor.handleInput(data);
+        },
+      });
+      showSpinner(false);
+      slot.show(prompt);
+      tui.setFocus(prompt);
+      tui.requestRender();
+    });
+
+  const emit = (event: AgentEvent) => {
+    chat.handle(event);
+    if (event.type === "delta") streamedChars += event.delta.text.length;
+    if (event.type === "assistant_message") {
+      turnUsage = addUsage(turnUsage, event.usage);
+      lastContextTokens = event.usage.inputTokens + event.usage.outputTokens;
+      streamedChars = 0;
+      updateStatus();
+    }
+    tui.requestRender();
+  };
+
+  const io = (signal: AbortSignal) => ({
+    emit,
+    signal,
+    print: (text: string) => {
+      chat.print(text);
+      tui.requestRender();
+    },
+  });
+
+  const host: InteractiveHost = {
+    session: () => {
+      if (!session) throw new Error("the session is not open yet");
+      return session;
+    },
+    prices: setup.prices,
+    async newConversation() {
+      const { openSession } = await import("../open-session.js");
+      await session?.close();
+      session = await openSession(
+        await setup.prepare(),
+        { ...flags, continue: false, resume: undefined },
+        { log, ask },
+      );
+      lastContextTokens = 0;
+      chat.clear();
+      updateStatus();
+    },
+    showConversation: (messages) => {
+      chat.showMessages(messages);
+      tui.requestRender();
+    },
+    async sendPrompt(text, signal) {
+      reportResult(await host.session().run(text, { emit, signal }));
+    },
+    switchModel: async (name) => {
+      await setup.switchModel(host.session(), name);
+      updateStatus();
+    },
+    modeChanged: () => updateStatus(),
+    exit: () => {
+      exitRequested = true;
+    },
+    keys: [
+      ["Enter", "send (while a turn runs: queue it)"],
+      ["Shift+Enter, Alt+Enter, \\ Enter", "new line"],
+      ["Esc, Ctrl-C", "cancel the running turn (at a question: decline and stop)"],
+      ["Ctrl-C twice, Ctrl-D", "leave (on an empty prompt)"],
+      ["Shift+Tab", "permission mode: default → acceptEdits → plan"],
+      ["Ctrl-O", "expand or collapse tool output"],
+      ["Ctrl-R", "search prompt history"],
+      ["Tab", "complete commands, skills, paths"],
+    ],
+  };
+
+  const reportResult = (result: SessionRunResult) => {
+    if (result.refused) chat.warn(`refused: ${result.refused}`);
+    else if (result.stop === "aborted") chat.warn("cancelled.");
+    else if (result.stop !== "done" && result.error) {
+      chat.error(`error: ${result.error.message}`);
+      if (result.error.hint) chat.info(result.error.hint);
+    }
+  };
+
+  const processQueue = async () => {
+    while (queue.length > 0 && !exitRequested) {
+      const text = queue.shift() ?? "";
+      updateQueued();
+      chat.addUser(text);
+      running = new AbortController();
+      turnStart = Date.now();
+      turnUsage = emptyUsage();
+      streamedChars = 0;
+      showSpinner(true);
+      tui.requestRender();
+      try {
+        const { runSubmission } = await import("../interactive-turn.js");
+        const result = await runSubmission(host, text, io(running.signal), pending);
+        if (result) reportResult(result);
+      } catch (error) {
+        chat.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      running = undefined;
+      turnUsage = emptyUsage();
+      showSpinner(false);
+      updateStatus();
+      tui.requestRender();
+    }
+    if (exitRequested) resolveExit?.();
+  };
+
+  const submit = (text: string) => {
+    if (!text.trim()) return;
+    history.add(text);
+    editor.addToHistory(text);
+    queue.push(text);
+    updateQueued();
+    if (!running && session) void processQueue();
+    else tui.requestRender();
+  };
+  editor.onSubmit = submit;
+
+  const cycleMode = () => {
+    if (!session) return;
+    const next: PermissionMode = nextPermissionMode(session.permissions.mode);
+    session.permissions.set(next);
+    updateStatus();
+    tui.requestRender();
+  };
+
+  tui.addInputListener((data) => {
+    const focused = slot.children[0];
+    if (focused !== editor) return undefined; // a question or the history search has the keys
+    if (matchesKey(data, "escape") && running && !editor.isShowingAutocomplete()) {
+      running.abort();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+c")) {
+      if (running) running.abort();
+      else if (editor.getText()) editor.setText("");
+      else if (Date.now() - lastCtrlC < EXIT_CONFIRM_MS) {
+        exitRequested = true;
+        resolveExit?.();
+      } else {
+        lastCtrlC = Date.now();
+        chat.info("Press Ctrl-C again to leave (or Ctrl-D, /exit).");
+      }
+      tui.requestRender();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+d") && !editor.getText()) {
+      exitRequested = true;
+      if (!running) resolveExit?.();
+      else running.abort();
+      return { consume: true };
+    }
+    if (matchesKey(data, "shift+tab")) {
+      cycleMode();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+o")) {
+      chat.setExpanded(!chat.view.expanded);
+      chat.invalidate();
+      tui.requestRender(true);
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+r")) {
+      const search = new HistorySearch(history, theme, (text) => {
+        if (text !== undefined) editor.setText(text);
+        slot.show(editor);
+        tui.setFocus(editor);
+        tui.requestRender();
+      });
+      slot.show(search);
+      tui.setFocus(search);
+      tui.requestRender();
+      return { consume: true };
+    }
+    return undefined;
+  });
+
+  // ---- start: draw first, then load the provider's SDK and open the session.
+  header.setText(
+    `${theme.c.bold("hx")} ${VERSION} · ${resolved.config.provider}/${resolved.model} · ${screenText(resolved.cwd)}\n${theme.muted(
+      "/help for commands · Shift+Tab: mode · Esc: interrupt · Ctrl-D: leave",
+    )}`,
+  );
+  slot.show(editor);
+  updateStatus();
+  tui.setFocus(editor);
+  tui.start();
+  started = true;
+  for (const line of early.splice(0)) chat.info(line);
+  let opened: AgentSession;
+  try {
+    // Loaded after the first draw: the session's modules are most of start-up.
+    const { openSession } = await import("../open-session.js");
+    opened = await openSession(await setup.prepare(), flags, { log, ask });
+  } catch (error) {
+    tui.stop();
+    throw error;
+  }
+  session = opened;
+  editor.setAutocompleteProvider(
+    new PromptCompletions(opened.workspace.root, () => [
+      ...interactiveCommands(host)
+        .filter((c) => c.name !== "quit")
+        .map((c) => ({ name: c.name, description: c.description })),
+      ...opened.skills.map((s) => ({
+        name: s.name,
+        description: s.description.split("\n")[0],
+      })),
+    ]),
+  );
+  if (opened.conversation.messages.length > 0) chat.showMessages(opened.conversation.messages);
+  updateStatus();
+  tui.requestRender();
+  if (setup.firstPrompt) submit(setup.firstPrompt);
+  else if (queue.length > 0) void processQueue();
+
+  await exited;
+  showSpinner(false);
+  tui.stop();
+  const finalSession = session;
+  await finalSession.close();
+  process.stdout.write(`${theme.muted(`session: ${formatStatsLine(finalSession.total)}`)}\n`);
+  if (finalSession.transcript)
+    process.stdout.write(
+      `${theme.muted(`continue it later with: hx --resume ${finalSession.transcript.id}`)}\n`,
+    );
+  return 0;
+}

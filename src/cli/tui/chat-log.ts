@@ -1,0 +1,189 @@
+import { type Component, Container, Markdown, Spacer, Text, truncateToWidth } from "@mariozechner/pi-tui";
+import type { AgentEvent } from "../../core/events.js";
+import type { Message } from "../../core/messages.js";
+import type { FileChange } from "../../tools/file-change.js";
+import { screenText } from "./screen-text.js";
+import type { Theme } from "./theme.js";
+import { ToolBlock } from "./tool-block.js";
+
+/** Finds the file change a call will make (for the diff under it), before it runs. */
+export type ChangePreview = (name: string, args: unknown) => FileChange | undefined;
+
+/** A line of text cut at the screen's width (hx's own lines, already safe). */
+class Line implements Component {
+  constructor(private readonly text: string) {}
+  invalidate(): void {}
+  render(width: number): string[] {
+    return this.text.split("\n").map((line) => truncateToWidth(line, width, "…"));
+  }
+}
+
+/**
+ * The conversation on screen: prompts, answers as markdown, reasoning dimmed, one block per
+ * tool call, notices. It turns agent events into components; it never writes to the terminal.
+ */
+export class ChatLog extends Container {
+  /** Shared by every tool block: Ctrl-O flips it. */
+  readonly view = { expanded: false };
+  private answer?: { component: Markdown; text: string };
+  private reasoning?: { component: Text; text: string };
+  /** What this turn has put on screen since its last model request began (a retry drops it). */
+  private partial: Component[] = [];
+  private readonly blocks = new Map<string, ToolBlock>();
+
+  constructor(
+    private readonly theme: Theme,
+    private readonly preview: ChangePreview,
+  ) {
+    super();
+  }
+
+  addUser(text: string): void {
+    this.addChild(new Spacer(1));
+    const lines = screenText(text).split("\n");
+    const shown = lines.length > 12 ? [...lines.slice(0, 10), `… (${lines.length - 10} more lines)`] : lines;
+    this.addChild(new Text(this.theme.user(`> ${shown.join("\n  ")}`), 0, 0));
+  }
+
+  info(text: string): void {
+    this.add(new Line(this.theme.muted(screenText(text))));
+  }
+
+  print(text: string): void {
+    this.add(new Text(screenText(text), 0, 0));
+  }
+
+  warn(text: string): void {
+    this.add(new Line(this.theme.warn(screenText(text))));
+  }
+
+  error(text: string): void {
+    this.add(new Line(this.theme.error(screenText(text))));
+  }
+
+  setExpanded(expanded: boolean): void {
+    this.view.expanded = expanded;
+  }
+
+  /** Renders one agent event; subagent events go indented under their task. */
+  handle(event: AgentEvent, indent = ""): void {
+    switch (event.type) {
+      case "turn_start":
+        if (!indent) this.partial = [];
+        return;
+      case "delta":
+        if (indent) return;
+        if (event.delta.type === "reasoning") this.appendReasoning(event.delta.text);
+        else this.appendAnswer(event.delta.text);
+        return;
+      case "assistant_message":
+        if (indent) return;
+        // Providers that do not stream still send the whole message.
+        if (!this.answer && event.message.content) this.appendAnswer(event.message.content);
+        this.answer = undefined;
+        this.reasoning = undefined;
+        return;
+      case "tool_call": {
+        this.answer = undefined;
+        this.reasoning = undefined;
+        const block = new ToolBlock(
+          event.call,
+          event.args,
+          this.theme,
+          this.view,
+          this.preview(event.call.name, event.args),
+          indent,
+        );
+        this.blocks.set(event.call.id, block);
+        this.add(block);
+        return;
+      }
+      case "tool_result":
+        this.blocks
+          .get(event.call.id)
+          ?.finish(event.result.content, event.result.isError === true, event.blocked);
+        return;
+      case "retry":
+        if (!indent) this.discardPartial();
+        this.warn(
+          `${indent}retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
+        );
+        return;
+      case "notice":
+        if (event.level === "warn") this.warn(`${indent}warning: ${event.text}`);
+        else this.info(`${indent}${event.text}`);
+        return;
+      case "subagent":
+        if (event.event.type === "turn_start" && event.event.turn === 1)
+          this.add(new Line(this.theme.accent(`${indent}task: ${screenText(event.label)}`)));
+        this.handle(event.event, `${indent}  `);
+        return;
+      case "end":
+        this.answer = undefined;
+        this.reasoning = undefined;
+        return;
+    }
+  }
+
+  /** A saved conversation (after /resume, --continue): prompts, answers and tool calls. */
+  showMessages(messages: readonly Message[]): void {
+    for (const message of messages) {
+      if (message.role === "user") this.addUser(message.content);
+      else if (message.role === "assistant") {
+        if (message.content) {
+          this.addChild(new Spacer(1));
+          this.addChild(new Markdown(screenText(message.content), 0, 0, this.theme.markdown));
+        }
+        for (const call of message.toolCalls) {
+          let args: unknown;
+          try {
+            args = JSON.parse(call.arguments);
+          } catch {
+            args = undefined;
+          }
+          const block = new ToolBlock(call, args, this.theme, this.view, undefined);
+          this.blocks.set(call.id, block);
+          this.addChild(block);
+        }
+      } else {
+        this.blocks.get(message.toolCallId)?.finish(message.content, message.isError === true, false);
+      }
+    }
+    this.answer = undefined;
+  }
+
+  private appendAnswer(text: string): void {
+    this.reasoning = undefined;
+    if (!this.answer) {
+      this.add(new Spacer(1));
+      const component = new Markdown("", 0, 0, this.theme.markdown);
+      this.answer = { component, text: "" };
+      this.add(component);
+    }
+    this.answer.text += text;
+    this.answer.component.setText(screenText(this.answer.text));
+  }
+
+  private appendReasoning(text: string): void {
+    if (!this.reasoning) {
+      const component = new Text("", 0, 0);
+      this.reasoning = { component, text: "" };
+      this.add(component);
+    }
+    this.reasoning.text += text;
+    this.reasoning.component.setText(this.theme.reasoning(screenText(this.reasoning.text.trim())));
+  }
+
+  /** A retried request starts over: what its first attempt streamed is taken off the screen. */
+  private discardPartial(): void {
+    for (const component of this.partial) this.removeChild(component);
+    this.partial = [];
+    this.answer = undefined;
+    this.reasoning = undefined;
+  }
+
+  private add(component: Component): void {
+    this.addChild(component);
+    this.partial.push(component);
+  }
+}

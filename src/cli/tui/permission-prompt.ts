@@ -1,0 +1,68 @@
+import { type Component, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
+import type { PermissionAnswer, PermissionRequest } from "../../permissions/ask.js";
+import { changeCounts, renderDiff } from "../diff-view.js";
+import { screenText } from "./screen-text.js";
+import type { Theme } from "./theme.js";
+
+/** Keys typed this soon after the question appears are not answers (they were meant for the prompt). */
+export const ANSWER_GRACE_MS = 300;
+
+export interface PermissionPromptHandlers {
+  answer(answer: PermissionAnswer): void;
+  /** Esc or Ctrl-C: decline and cancel the turn. */
+  cancel(): void;
+  /** A key that is not an answer: given back to the prompt editor, so typing is not lost. */
+  passThrough(data: string): void;
+}
+
+/**
+ * The approval question, drawn where the prompt editor was: what the call is, why it is asked,
+ * the diff of a file change, and the keys. `y` yes, `a` always, `n` no; Esc or Ctrl-C declines
+ * and cancels the turn. Answers never reach the prompt's history.
+ */
+export class PermissionPrompt implements Component {
+  focused = false;
+  private readonly shownAt = Date.now();
+
+  constructor(
+    private readonly request: PermissionRequest,
+    private readonly theme: Theme,
+    private readonly maxDiffLines: () => number,
+    private readonly handlers: PermissionPromptHandlers,
+  ) {}
+
+  invalidate(): void {}
+
+  handleInput(data: string): void {
+    if (matchesKey(data, "ctrl+c") || matchesKey(data, "escape")) {
+      this.handlers.cancel();
+      return;
+    }
+    const key = data.length === 1 ? data.toLowerCase() : "";
+    const early = Date.now() - this.shownAt < ANSWER_GRACE_MS;
+    if (!early && (key === "y" || key === "a" || key === "n")) {
+      this.handlers.answer(key === "y" ? "yes" : key === "a" ? "always" : "no");
+      return;
+    }
+    this.handlers.passThrough(data);
+  }
+
+  render(width: number): string[] {
+    const { theme, request } = this;
+    const border = theme.muted("─".repeat(Math.max(1, width)));
+    const lines = [border];
+    const question = `${theme.c.bold(`Allow ${screenText(request.rule)}?`)} ${theme.muted(screenText(request.reason))}`;
+    lines.push(...wrapTextWithAnsi(question, width));
+    if (request.preview) {
+      const { added, removed } = changeCounts(request.preview);
+      lines.push(theme.muted(`${screenText(request.preview.path)}: +${added} -${removed}`));
+      for (const line of renderDiff(request.preview, theme.diff, this.maxDiffLines()))
+        lines.push(truncateToWidth(line.replace(/\t/g, "    "), width, "…"));
+    }
+    lines.push(
+      `${theme.c.green("[y]")} yes  ${theme.c.cyan("[a]")} always (save the rule)  ${theme.c.red("[n]")} no  ${theme.muted("Esc: no, and stop the turn")}`,
+    );
+    lines.push(border);
+    return lines.map((line) => truncateToWidth(line, width, "…"));
+  }
+}

@@ -1,0 +1,271 @@
+// The full-screen session in a real terminal (tmux), against the fake model server: what a
+// person sees and what reaches the model.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { tempDir } from "../support/run-hx.js";
+import { type Screen, startScreen, TMUX_AVAILABLE } from "../support/tmux-screen.js";
+
+let server: FakeModelServer;
+let work: string;
+let screen: Screen | undefined;
+beforeEach(async () => {
+  server = await startFakeModelServer();
+  work = tempDir("hx-tui-");
+});
+afterEach(async () => {
+  screen?.close();
+  screen = undefined;
+  await server.close();
+});
+
+const args = (...extra: string[]) => [
+  "--provider",
+  "openai",
+  "--base-url",
+  `${server.url}/v1`,
+  "--model",
+  "gpt-4.1",
+  "-C",
+  work,
+  ...extra,
+];
+const env = { OPENAI_API_KEY: "sk-test" };
+const open = (
+  options: { columns?: number; rows?: number; extra?: string[]; env?: Record<string, string> } = {},
+) => {
+  screen = startScreen(args(...(options.extra ?? [])), {
+    cwd: work,
+    env: { ...env, ...options.env },
+    columns: options.columns,
+    rows: options.rows,
+  });
+  return screen;
+};
+/** The user messages of request `n`. */
+const userMessages = (n: number): string[] =>
+  (server.requests[n]?.body.messages ?? [])
+    .filter((m: { role: string }) => m.role === "user")
+    .map((m: { content: string }) => m.content);
+const prompt = "/help for commands";
+
+describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
+  it("a pasted block is one prompt, shown collapsed when long", async () => {
+    server.reply().text("got it");
+    server.reply().text("got the long one");
+    const s = open();
+    await s.waitFor(prompt);
+    s.paste("line one\nline two\nline three");
+    await s.waitFor("line three");
+    s.keys("Enter");
+    await s.waitFor("got it");
+    expect(server.requests).toHaveLength(1);
+    expect(userMessages(0).at(-1)).toBe("line one\nline two\nline three");
+
+    const long = Array.from({ length: 40 }, (_, i) => `row ${i + 1}`).join("\n");
+    s.paste(long);
+    await s.waitFor(/\[paste #\d+ \+40 lines\]/);
+    s.keys("Enter");
+    await s.waitFor("got the long one");
+    expect(server.requests).toHaveLength(2);
+    expect(userMessages(1).at(-1)).toBe(long);
+  });
+
+  it("Alt+Enter and a trailing backslash start a new line instead of sending", async () => {
+    server.reply().text("two lines received");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("first line");
+    s.keys("M-Enter");
+    s.type("second line\\");
+    s.keys("Enter");
+    s.type("third line");
+    await s.waitFor("third line");
+    expect(server.requests).toHaveLength(0);
+    s.keys("Enter");
+    await s.waitFor("two lines received");
+    expect(userMessages(0).at(-1)).toBe("first line\nsecond line\nthird line");
+  });
+
+  it("renders markdown: bold without asterisks, headings, lists; the spinner shows while waiting", async () => {
+    server
+      .reply()
+      .text("# Summary\n\nThis is **bold** and *quiet*.\n\n- alpha\n- beta", { chunks: 12 })
+      .delay(250);
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("explain");
+    s.keys("Enter");
+    const waiting = await s.waitFor(/Working… \d+s · .* tokens · Esc to interrupt/);
+    expect(waiting).toContain("> explain");
+    const done = await s.waitFor((text) => text.includes("beta") && !text.includes("Working…"));
+    expect(done).toContain("This is bold and quiet.");
+    expect(done).not.toContain("**bold**");
+    expect(done).toContain("Summary");
+    expect(done).not.toContain("# Summary");
+    expect(done).toMatch(/- alpha|• alpha/);
+  });
+
+  it("shows the diff in the approval prompt; Ctrl-C there declines, cancels, and keeps what was typed", async () => {
+    writeFileSync(path.join(work, "notes.txt"), "keep\nold line\nend\n");
+    server.reply().tool("edit_file", { path: "notes.txt", old_text: "old line", new_text: "new line" });
+    server.reply().text("second prompt answered");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("edit it");
+    s.keys("Enter");
+    const asked = await s.waitFor("Allow edit_file(notes.txt)?");
+    expect(asked).toContain("notes.txt: +1 -1");
+    expect(asked).toMatch(/^-old line$/m);
+    expect(asked).toMatch(/^\+new line$/m);
+    expect(asked).toMatch(/^ keep$/m);
+    s.keys("C-c");
+    await s.waitFor("cancelled.");
+    expect(readFileSync(path.join(work, "notes.txt"), "utf8")).toBe("keep\nold line\nend\n");
+    // The prompt is back and takes typing at once; nothing typed is lost.
+    s.type("what now");
+    await s.waitFor("what now");
+    s.keys("Enter");
+    await s.waitFor("second prompt answered");
+    expect(userMessages(1).at(-1)).toBe("what now");
+    const results = server.requests[1].body.messages.filter((m: { role: string }) => m.role === "tool");
+    expect(results.at(-1).content).toMatch(/cancelled/);
+  });
+
+  it("y at the approval prompt runs the call, and the diff stays under it; answers stay out of history", async () => {
+    server.reply().tool("write_file", { path: "new.txt", content: "fresh\n" });
+    server.reply().text("written");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("write");
+    s.keys("Enter");
+    await s.waitFor("Allow write_file(new.txt)?");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    s.type("y");
+    const done = await s.waitFor("written");
+    expect(readFileSync(path.join(work, "new.txt"), "utf8")).toBe("fresh\n");
+    expect(done).toMatch(/new\.txt: \+1 -0/);
+    expect(done).toMatch(/\+fresh/);
+    s.keys("Up");
+    await s.waitFor((text) => text.split("\n").some((line) => line === "write"));
+  });
+
+  it("the status line shows model, mode and context; Shift+Tab cycles the mode", async () => {
+    server.reply().text("counted").usage({ input: 10_484, output: 20 });
+    const s = open();
+    const first = await s.waitFor(/openai\/gpt-4\.1 · default · ctx 0% of 1M/);
+    expect(first).toBeTruthy();
+    s.type("count");
+    s.keys("Enter");
+    await s.waitFor("counted");
+    // 10,504 of a 1,047,576-token window: 1%; tokens and the list price of gpt-4.1.
+    await s.waitFor(/openai\/gpt-4\.1 · default · ctx 1% of 1M · 10\.5k tokens · \$0\.02/);
+    s.keys("BTab");
+    await s.waitFor("· acceptEdits ·");
+    s.keys("BTab");
+    await s.waitFor("· plan ·");
+    s.keys("BTab");
+    await s.waitFor("· default ·");
+  });
+
+  it("an unknown slash command is an error listing commands and skills; nothing is sent", async () => {
+    const skill = path.join(work, ".agents", "skills", "deploy");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(path.join(skill, "SKILL.md"), "---\nname: deploy\ndescription: Ship it.\n---\nSteps.\n");
+    server.reply().text("deploying");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("/nope");
+    s.keys("Enter");
+    const shown = await s.waitFor("Unknown command /nope");
+    expect(shown).toMatch(/\/help/);
+    expect(shown).toMatch(/\/deploy/);
+    expect(server.requests).toHaveLength(0);
+    s.type("/deploy now");
+    s.keys("Enter");
+    await s.waitFor("deploying");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("redraws on resize and never draws past the edge (40 columns)", async () => {
+    server.reply().text(`A long answer ${"word ".repeat(40)}end.`);
+    const s = open({ columns: 100 });
+    await s.waitFor(prompt);
+    s.type("go");
+    s.keys("Enter");
+    await s.waitFor("end.");
+    s.resize(40, 30);
+    const narrow = await s.waitFor((text) =>
+      text.split("\n").some((l) => /^openai\/gpt-4\.1 · default · ctx/.test(l) && l.endsWith("…")),
+    );
+    for (const line of narrow.split("\n")) expect(line.length).toBeLessThanOrEqual(40);
+    expect(narrow).toContain("end.");
+    s.resize(100, 30);
+    await s.waitFor(/openai\/gpt-4\.1 · default · ctx \d+% of 1M · \S+ tokens/);
+  });
+
+  it("type-ahead during a turn is queued, shown as queued, and sent after it", async () => {
+    server.reply().text("slow answer done", { chunks: 8 }).delay(300);
+    server.reply().text("queued one answered");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("first");
+    s.keys("Enter");
+    await s.waitFor("Working…");
+    s.type("second");
+    s.keys("Enter");
+    await s.waitFor("queued: second");
+    await s.waitFor("queued one answered");
+    expect(userMessages(1).at(-1)).toBe("second");
+  });
+
+  it("escape sequences in tool output and model text are shown inert", async () => {
+    writeFileSync(path.join(work, "evil.txt"), "before\x1b]0;pwned\x07\x1b[2Jafter\x07bell\n");
+    server.reply().tool("read_file", { path: "evil.txt" });
+    server.reply().text("model says \x1b[31mred\x1b[0m and \x1b]0;title\x07done");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("read it");
+    s.keys("Enter");
+    const shown = await s.waitFor("done");
+    expect(shown).toContain("beforeafter^Gbell");
+    expect(shown).toContain("model says red and done");
+  });
+
+  it("!cmd runs through the permission check and its output goes with the next prompt; Ctrl-R finds old prompts", async () => {
+    server.reply().text("saw the listing");
+    const s = open({ extra: ["--permission-mode", "bypassPermissions"] });
+    await s.waitFor(prompt);
+    s.type("!echo shell-said-hi");
+    s.keys("Enter");
+    await s.waitFor(/⎿ .*shell-said-hi/);
+    expect(server.requests).toHaveLength(0);
+    s.type("what did it print?");
+    s.keys("Enter");
+    await s.waitFor("saw the listing");
+    expect(userMessages(0).at(-1)).toMatch(/^what did it print\?[\s\S]*shell-said-hi/);
+    s.keys("C-r");
+    s.type("echo");
+    await s.waitFor("(history search) 'echo': !echo shell-said-hi");
+    s.keys("Enter");
+    await s.waitFor((text) => text.split("\n").some((l) => l === "!echo shell-said-hi"));
+    s.keys("C-u");
+    s.keys("C-d");
+    expect(await s.exited()).toBe(0);
+  });
+
+  it('hx "task" opens the session with that prompt; two Ctrl-C on an empty prompt leave', async () => {
+    server.reply().text("started with the task");
+    screen = startScreen([...args(), "fix", "the bug"], { cwd: work, env });
+    const s = screen;
+    await s.waitFor("started with the task");
+    expect(userMessages(0).at(-1)).toBe("fix the bug");
+    s.keys("C-c");
+    await s.waitFor("Press Ctrl-C again");
+    s.keys("C-c");
+    expect(await s.exited()).toBe(0);
+    expect(existsSync(work)).toBe(true);
+  });
+});

@@ -2,8 +2,8 @@ import readline from "node:readline";
 import pc from "picocolors";
 import type { Message } from "../core/messages.js";
 import type { AgentSession, SessionRunResult } from "../session/agent-session.js";
-import type { InteractiveSetup } from "./interactive.js";
 import type { InteractiveHost } from "./interactive-commands.js";
+import type { InteractiveSetup } from "./interactive-setup.js";
 import { type PendingContext, runSubmission } from "./interactive-turn.js";
 import { openSession } from "./open-session.js";
 import { createTerminalAsker } from "./terminal-ask.js";
@@ -97,8 +97,7 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
   await session.close();
   process.stdout.write("\n");
   log(pc.dim(`session: ${formatStatsLine(session.total)}`));
-  if (session.transcript)
-    log(pc.dim(`continue it later with: hx --resume ${session.transcript.id}`));
+  if (session.transcript) log(pc.dim(`continue it later with: hx --resume ${session.transcript.id}`));
   return 0;
 }
 

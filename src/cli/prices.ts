@@ -38,7 +38,10 @@ export interface PriceTable {
 }
 
 /** Prices as settings give them (validated by the settings schema). */
-export type PriceOverrides = Record<string, { input: number; cachedInput?: number; cacheWrite?: number; output: number }>;
+export type PriceOverrides = Record<
+  string,
+  { input: number; cachedInput?: number; cacheWrite?: number; output: number }
+>;
 
 /** The built-in table with the settings' `prices` on top (for the same prefix, settings win). */
 export function createPriceTable(overrides: PriceOverrides | undefined): PriceTable {

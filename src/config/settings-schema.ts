@@ -169,9 +169,7 @@ export const settingsSchema = z.object({
   sandbox: sandbox.optional(),
   shell: shell.optional(),
   /** Model name (or prefix) → list price per million tokens, over hx's table; for the status line and /cost. */
-  prices: z
-    .record(z.string(), modelPrice, { error: expected("an object of model name → price") })
-    .optional(),
+  prices: z.record(z.string(), modelPrice, { error: expected("an object of model name → price") }).optional(),
 });
 
 /**

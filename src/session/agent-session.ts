@@ -2,7 +2,12 @@ import type { LoopExtension } from "../agent/extension.js";
 import { runAgentLoop, runToolCall } from "../agent/loop.js";
 import type { Conversation } from "../core/conversation.js";
 import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
-import { type ToolCall, type ToolResultMessage, type UserMessageMeta, userMessage } from "../core/messages.js";
+import {
+  type ToolCall,
+  type ToolResultMessage,
+  type UserMessageMeta,
+  userMessage,
+} from "../core/messages.js";
 import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
 import type { ToolSchema } from "../core/tool.js";
 import type { CommandSandbox } from "../sandbox/types.js";
@@ -150,9 +155,18 @@ export class AgentSession {
    * extension — rules, the mode, hooks — and run exactly as a model's call would be. Its events
    * go to `options.emit`; the conversation is not changed.
    */
-  async runToolCall(call: ToolCall, options: RunOptions): Promise<{ message: ToolResultMessage; blocked: boolean }> {
+  async runToolCall(
+    call: ToolCall,
+    options: RunOptions,
+  ): Promise<{ message: ToolResultMessage; blocked: boolean }> {
     const signal = options.signal ?? new AbortController().signal;
-    const state = { conversation: this.conversation, turn: 0, stats: emptyStats(), emit: options.emit, signal };
+    const state = {
+      conversation: this.conversation,
+      turn: 0,
+      stats: emptyStats(),
+      emit: options.emit,
+      signal,
+    };
     const result = await runToolCall(
       {
         provider: this.model,

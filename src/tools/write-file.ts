@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { previewWrite } from "./file-change.js";
 import { writeForTool } from "./file-write.js";
 import { defineTool } from "./tool.js";
-import { previewWrite } from "./file-change.js";
 import { pathRuleSubject } from "./workspace.js";
 
 const parameters = z.object({

@@ -78,7 +78,11 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     `${pc.bold("hx")} ${VERSION} · ${provider.name}/${provider.model} · ${prepared.cwd}\n`,
   );
   process.stdout.write(`${pc.dim("Type /help for commands, /exit or Ctrl-D to leave.")}\n`);
-  const lines = setup.firstPrompt ? prependLine(setup.firstPrompt, rl) : rl;
+  // The iterator is taken before anything is awaited, so no typed (or piped) line is missed.
+  const typed = rl[Symbol.asyncIterator]();
+  const lines = setup.firstPrompt
+    ? prependLine(setup.firstPrompt, typed)
+    : { [Symbol.asyncIterator]: () => typed };
   rl.prompt();
   for await (const line of lines) {
     running = new AbortController();
@@ -123,9 +127,13 @@ function printConversation(messages: readonly Message[]): void {
   }
 }
 
-/** The lines of `rl`, with `first` before them (the prompt given on the command line). */
-async function* prependLine(first: string, rl: readline.Interface): AsyncGenerator<string> {
+/** The typed lines, with `first` before them (the prompt given on the command line). */
+async function* prependLine(first: string, typed: AsyncIterator<string>): AsyncGenerator<string> {
   process.stdout.write(`${first}\n`);
   yield first;
-  for await (const line of rl) yield line;
+  for (;;) {
+    const next = await typed.next();
+    if (next.done) return;
+    yield next.value;
+  }
 }

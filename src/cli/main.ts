@@ -107,7 +107,11 @@ async function taskText(words: string[]): Promise<string> {
   throw new UsageError('missing task: hx agent "<task>", or pipe it: echo "<task>" | hx agent -');
 }
 
-/** Stdin when it is a pipe or a file (never a terminal, a socket or /dev/null), capped. */
+/**
+ * Stdin when something is piped in, capped: a shell pipe or a file is read to its end; a socket
+ * (how many programs spawn hx) only when its first bytes or its end come within
+ * SOCKET_GRACE_MS, so a parent that leaves stdin open does not hang the run. Never a terminal.
+ */
 async function readPipedStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
   const { fstatSync } = await import("node:fs");
@@ -117,7 +121,8 @@ async function readPipedStdin(): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  if (!stat.isFIFO() && !stat.isFile()) return undefined;
+  if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket()) return undefined;
+  if (stat.isSocket() && !(await inputArrives(SOCKET_GRACE_MS))) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
@@ -131,6 +136,25 @@ async function readPipedStdin(): Promise<string | undefined> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+const SOCKET_GRACE_MS = 250;
+
+/** Whether stdin becomes readable (data or its end) within `ms`. */
+function inputArrives(ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      process.stdin.off("readable", onReadable);
+      process.stdin.off("end", onReadable);
+      if (!value) process.stdin.pause();
+      resolve(value);
+    };
+    const onReadable = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    process.stdin.once("readable", onReadable);
+    process.stdin.once("end", onReadable);
+  });
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,4 +1,6 @@
 // The interactive session (`hx` with no arguments), with piped input and in a real terminal.
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
 import { runHx, tempDir } from "../support/run-hx.js";
@@ -72,5 +74,82 @@ describe("hx interactive session", () => {
     } finally {
       term.kill();
     }
+  });
+});
+
+describe("entry points and line-mode commands", () => {
+  it("an unknown /x lists commands and skills and sends nothing; /mode and /model change the session", async () => {
+    server.reply().text("answered by m2");
+    const run = await runHx(args(), {
+      env,
+      input: "/nope\n/mode plan\n/model m2\nhello\n/cost\n/exit\n",
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Unknown command \/nope\. Commands: \/help .*\/clear .*\/skills/);
+    expect(run.stdout).toContain("Permission mode: plan.");
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0].body.model).toBe("m2");
+    expect(run.stdout).toMatch(/Tokens this session \(m2\):/);
+  });
+
+  it("/clear starts a new conversation: the next request holds only the new prompt", async () => {
+    server.reply().text("first answer");
+    server.reply().text("fresh answer");
+    const run = await runHx(args(), { env, input: "remember this\n/clear\nwhat did I say?\n" });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("New conversation.");
+    const users = server.requests[1].body.messages.filter((m: { role: string }) => m.role === "user");
+    expect(users.map((m: { content: string }) => m.content)).toEqual(["what did I say?"]);
+  });
+
+  it('hx "task" starts with that prompt; hx -p "task" is hx agent; hx help agent shows its help', async () => {
+    server.reply().text("interactive first answer");
+    const session = await runHx([...args(), "explain", "the repo"], { env, input: "" });
+    expect(session.code).toBe(0);
+    expect(session.stdout).toContain("interactive first answer");
+    expect(server.requests[0].body.messages.at(-1).content).toBe("explain the repo");
+
+    server.reply().text("printed answer");
+    const printed = await runHx([...args(), "-p", "say it"], { env });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe("printed answer\n");
+    expect(server.requests[1].body.messages.at(-1).content).toBe("say it");
+
+    const help = await runHx(["help", "agent"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: hx agent/);
+  });
+
+  it("piped stdin given with a task is attached to it; too much of it is refused", async () => {
+    server.reply().text("the log says hi");
+    const run = await runHx(["agent", "explain this log", ...args()], { env, input: "line 1\nline 2\n" });
+    expect(run.code).toBe(0);
+    expect(server.requests[0].body.messages.at(-1).content).toBe(
+      "explain this log\n\n<stdin>\nline 1\nline 2\n</stdin>",
+    );
+    const huge = await runHx(["agent", "explain", ...args()], { env, input: "x".repeat(1024 * 1024 + 10) });
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(/piped input is over 1 MB/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("@path attaches a file; a missing one is reported and the prompt still goes", async () => {
+    writeFileSync(path.join(work, "notes.md"), "the secret word is plum\n");
+    server.reply().text("plum");
+    const run = await runHx(args(), { env, input: "read @notes.md and @missing.txt\n" });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("@missing.txt: no such file, not attached");
+    expect(run.stdout).toContain("attached: notes.md");
+    expect(server.requests[0].body.messages.at(-1).content).toBe(
+      'read @notes.md and @missing.txt\n\n<attached-file path="notes.md">\nthe secret word is plum\n\n</attached-file>',
+    );
+  });
+
+  it("!cmd is refused without a terminal to ask, like the model's call (fail closed)", async () => {
+    const run = await runHx(args(), { env, input: "!touch made-by-shell\n" });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/Permission denied/);
+    expect(existsSync(path.join(work, "made-by-shell"))).toBe(false);
+    expect(server.requests).toHaveLength(0);
   });
 });

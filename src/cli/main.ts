@@ -147,7 +147,11 @@ function inputArrives(ms: number): Promise<boolean> {
       clearTimeout(timer);
       process.stdin.off("readable", onReadable);
       process.stdin.off("end", onReadable);
-      if (!value) process.stdin.pause();
+      if (!value) {
+        // Not read after all: it must not keep hx running once the task is done.
+        process.stdin.pause();
+        (process.stdin as { unref?: () => void }).unref?.();
+      }
       resolve(value);
     };
     const onReadable = () => done(true);

@@ -181,7 +181,7 @@ describe("hx agent against an OpenAI-compatible server", () => {
     );
   });
 
-  it("Ctrl-C (SIGINT) cancels the run cleanly: exit 1, stats still printed", async () => {
+  it("Ctrl-C (SIGINT) cancels the run cleanly: exit 130, stats still printed", async () => {
     server.hang();
     const child = spawn(process.execPath, [HX_BIN, "agent", "wait", ...openai()], { env: hxEnv(keys) });
     let stderr = "";
@@ -191,7 +191,7 @@ describe("hx agent against an OpenAI-compatible server", () => {
     while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGINT");
     const code = await new Promise((resolve) => child.on("close", resolve));
-    expect(code).toBe(1);
+    expect(code).toBe(130);
     expect(stderr).toContain("hx: cancelled.");
     expect(stderr).toMatch(/turns=1 tool_calls=0 blocked=0/);
   });

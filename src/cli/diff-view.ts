@@ -43,7 +43,10 @@ export function renderDiff(
   const hunks = hunksOf(change);
   if (hunks.length === 0) return [style.context("(no changes)")];
   for (const hunk of hunks) {
-    out.push(style.header(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));
+    // As `diff -u` writes it: an empty side counts from the line before it (`-0,0` for a new file).
+    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
+    out.push(style.header(`@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`));
     for (const line of hunk.lines) {
       if (line.startsWith("\\")) continue; // "\ No newline at end of file"
       const text = neutraliseTerminalText(line);

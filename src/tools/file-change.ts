@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readSmallFileSync } from "../fs/regular-file.js";
 import { findOccurrences, replaceAt } from "./text-match.js";
 import type { Workspace } from "./workspace.js";
 
@@ -53,11 +53,7 @@ function locate(workspace: Workspace, input: string): { absolute: string; shown:
 
 /** The text of a regular file of bounded size, "" when it does not exist, undefined otherwise. */
 function readSmallText(file: string): string | undefined {
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile() || stat.size > MAX_PREVIEW_BYTES) return undefined;
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "" : undefined;
-  }
+  const read = readSmallFileSync(file, MAX_PREVIEW_BYTES);
+  if (read.ok) return read.text;
+  return read.reason === "missing" ? "" : undefined;
 }

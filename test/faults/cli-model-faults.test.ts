@@ -184,7 +184,7 @@ describe("hx agent faults (one wire is enough)", () => {
     await waitFor(() => stderr.includes("retrying in 50.0s"), "the retry notice");
     child.kill("SIGINT");
     // Without an abortable wait the child would sleep 50 s; the test's timeout catches that.
-    expect(await closed).toBe(1);
+    expect(await closed).toBe(130);
     expect(stderr).toContain("hx: cancelled.");
     expect(server.requests).toHaveLength(1);
   });

@@ -1,13 +1,13 @@
 import type { Usage } from "../core/messages.js";
+import type { SandboxStatus } from "../sandbox/types.js";
 import { costOf, formatCost, type PriceTable } from "./prices.js";
 
 /** What the status line shows; every figure comes from the session, nothing is parsed back. */
 export interface StatusFacts {
-  provider: string;
   model: string;
   mode: string;
-  /** e.g. "bwrap" or "off"; left out while the session does not report it. */
-  sandbox?: string;
+  /** What holds commands in; left out when the session has no sandbox. */
+  sandbox?: SandboxStatus;
   /** Tokens the last request held (its prompt plus its answer). */
   contextTokens: number;
   contextWindow: number;
@@ -16,10 +16,10 @@ export interface StatusFacts {
   prices: PriceTable;
 }
 
-/** `deepseek/deepseek-flash · default · ctx 12% of 128k · 15.2k tokens · $0.0042`. */
+/** `deepseek-flash · default · sandboxed · ctx 12% of 128k · 15.2k tokens · $0.0042` (the provider is in the header). */
 export function formatStatusLine(facts: StatusFacts): string {
-  const parts = [`${facts.provider}/${facts.model}`, facts.mode];
-  if (facts.sandbox) parts.push(`sandbox ${facts.sandbox}`);
+  const parts = [facts.model, facts.mode];
+  if (facts.sandbox) parts.push(sandboxWord(facts.sandbox));
   parts.push(
     `ctx ${contextPercent(facts.contextTokens, facts.contextWindow)}% of ${compact(facts.contextWindow)}`,
   );
@@ -27,6 +27,18 @@ export function formatStatusLine(facts: StatusFacts): string {
   const price = facts.prices.priceOf(facts.model);
   if (price) parts.push(formatCost(costOf(facts.usage, price)));
   return parts.join(" · ");
+}
+
+/** The sandbox in a word or two (`hx doctor` and -v say more, see describeSandbox). */
+function sandboxWord(status: SandboxStatus): string {
+  switch (status.state) {
+    case "off":
+      return "no sandbox";
+    case "unavailable":
+      return status.required ? "no sandbox: commands refused" : "no sandbox";
+    default:
+      return status.mode === "read-only" ? "sandboxed read-only" : "sandboxed";
+  }
 }
 
 export function contextPercent(tokens: number, window: number): number {

@@ -139,12 +139,11 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
   };
 
   const updateStatus = () => {
-    // Before the session is open, what the configuration says.
-    const provider = session?.model ?? { name: resolved.config.provider, model: resolved.model };
     const line = formatStatusLine({
-      provider: provider.name,
-      model: provider.model,
+      // Before the session is open, what the configuration says.
+      model: session?.model.model ?? resolved.model,
       mode: session?.permissions.mode ?? resolved.config.permissionMode ?? "default",
+      sandbox: session?.sandbox?.status(),
       contextTokens: lastContextTokens,
       contextWindow: resolved.contextWindow,
       usage: addUsage(session?.total.usage ?? emptyUsage(), turnUsage),
@@ -398,6 +397,11 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
     ]),
   );
   if (opened.conversation.messages.length > 0) chat.showMessages(opened.conversation.messages);
+  // Probes the sandbox (a few ms) so the status line says what holds commands in.
+  void opened.sandbox?.check().then(() => {
+    updateStatus();
+    tui.requestRender();
+  });
   updateStatus();
   tui.requestRender();
   if (setup.firstPrompt) submit(setup.firstPrompt);

@@ -94,7 +94,7 @@ export function formatReport(report: DoctorReport, root: string): string {
     if (sandbox.writable.length === 0) lines.push(`  ${tilde(root)} is read-only`);
   }
   if (sandbox.state === "unavailable") lines.push(`  fix: ${sandbox.fix}`);
-  if (sandbox.state !== "off") lines.push(`  read-only for commands: ${report.protectedPaths.join(", ")}`);
+  if (sandbox.state === "active") lines.push(`  read-only for commands: ${report.protectedPaths.join(", ")}`);
   lines.push(`processes: ${report.processes}`);
   lines.push(
     report.secrets.dropped.length === 0

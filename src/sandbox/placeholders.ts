@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
+import { isProcessAlive } from "../process/alive.js";
 import type { ProtectedEntry } from "./protected-mounts.js";
 
 /**
@@ -101,7 +102,7 @@ function cleanUp(dir: string, target: string): void {
   for (const name of names) {
     const pid = Number(name.split("-")[0]);
     if (!/^\d+-\d+$/.test(name)) continue;
-    if (isAlive(pid)) live = true;
+    if (isProcessAlive(pid)) live = true;
     else rmSync(path.join(dir, name), { force: true });
   }
   if (live) return;
@@ -119,15 +120,5 @@ function removeIfEmpty(target: string): void {
     }
   } catch {
     // Gone already, or not ours to remove.
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

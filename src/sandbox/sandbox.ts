@@ -1,6 +1,7 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isProcessAlive } from "../process/alive.js";
 import { bwrapArgs, type MountPlan } from "./bwrap.js";
 import { type BackendProbe, findBackend, probeBackend } from "./detect.js";
 import { Placeholders } from "./placeholders.js";
@@ -84,7 +85,8 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
 
   const ensureTmp = (): string => {
     if (!tmpDir) {
-      tmpDir = realpathSync(mkdtempSync(path.join(tempRoot, "hx-sandbox-")));
+      removeStaleTmpDirs(tempRoot);
+      tmpDir = realpathSync(mkdtempSync(path.join(tempRoot, `${TMP_PREFIX}${process.pid}-`)));
       process.once("exit", removeTmp);
     }
     return tmpDir;
@@ -155,6 +157,23 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
       process.off("exit", removeTmp);
     },
   };
+}
+
+const TMP_PREFIX = "hx-sandbox-";
+
+/** Private temp dirs of hx processes that are gone (killed by a signal before they could clean up). */
+function removeStaleTmpDirs(tempRoot: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(tempRoot);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = name.startsWith(TMP_PREFIX) ? /^(\d+)-/.exec(name.slice(TMP_PREFIX.length)) : null;
+    if (!match || isProcessAlive(Number(match[1]))) continue;
+    rmSync(path.join(tempRoot, name), { recursive: true, force: true });
+  }
 }
 
 /** Real folders under /tmp (hidden by the private /tmp) that are not writable roots but must stay readable. */

@@ -36,10 +36,20 @@ const BASE_POLICY = `(version 1)
 (allow file-read* file-write* file-ioctl (literal "/dev/ptmx"))
 (allow file-read* file-write* file-ioctl (regex #"^/dev/ttys[0-9]+"))`;
 
+/** With `sandbox.network`: sockets, plus the services name resolution and TLS need (Codex's network policy, after Chrome's). */
 const NETWORK_POLICY = `(allow network-outbound)
 (allow network-inbound)
 (allow system-socket)
-(allow mach-lookup (global-name "com.apple.dnssd.service") (global-name "com.apple.SystemConfiguration.configd") (global-name "com.apple.trustd.agent"))`;
+(allow mach-lookup
+  (global-name "com.apple.bsd.dirhelper")
+  (global-name "com.apple.system.opendirectoryd.membership")
+  (global-name "com.apple.SecurityServer")
+  (global-name "com.apple.networkd")
+  (global-name "com.apple.ocspd")
+  (global-name "com.apple.trustd.agent")
+  (global-name "com.apple.SystemConfiguration.DNSConfiguration")
+  (global-name "com.apple.SystemConfiguration.configd"))
+(allow sysctl-read (sysctl-name-regex #"^net.routetable"))`;
 
 /**
  * The profile and its parameters for `sandbox-exec -p PROFILE -DNAME=VALUE ...`. Paths go in

@@ -30,9 +30,9 @@ function sandboxed(overrides: Partial<SandboxOptions> = {}) {
   const tool = createBashTool({ sandbox });
   const workspace = new Workspace(overrides.workspaceRoot ?? root);
   const notices: string[] = [];
-  const run = async (command: string): Promise<string> => {
+  const run = async (command: string, timeout?: number): Promise<string> => {
     const output = (await tool.execute(
-      { command },
+      { command, timeout },
       {
         workspace,
         signal: new AbortController().signal,
@@ -108,6 +108,17 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
     expect(existsSync(path.join("/tmp", name))).toBe(false);
   });
 
+  it.skipIf(!backend.ok)("removes private temp dirs of hx processes that are gone", async () => {
+    const tempRoot = realpathSync(tempDir("hx-sbx-tmp-"));
+    const stale = path.join(tempRoot, "hx-sandbox-999999999-abc");
+    const live = path.join(tempRoot, `hx-sandbox-${process.ppid}-abc`);
+    mkdirSync(stale);
+    mkdirSync(live);
+    await sandboxed({ tempRoot }).run("true");
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+  });
+
   it.skipIf(!backend.ok)("stops background jobs when the command ends, however they detach", async () => {
     const { run } = sandboxed();
     const a = uniqueSleep();
@@ -123,6 +134,17 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
       ...processesMatching(`sleep ${b}`),
       ...processesMatching(`sleep ${c}`),
     ]).toEqual([]);
+  });
+
+  it.skipIf(!backend.ok)("a timeout kills the sandboxed command and everything it started", async () => {
+    const { run } = sandboxed();
+    const [a, b] = [uniqueSleep(), uniqueSleep()];
+    const started = Date.now();
+    const output = await run(`sleep ${a} & echo started; sleep ${b}`, 1);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(output).toMatch(/^started\n\nError: the command timed out after 1 s/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([...processesMatching(`sleep ${a}`), ...processesMatching(`sleep ${b}`)]).toEqual([]);
   });
 
   it.skipIf(!backend.ok)("read-only mode refuses writes to the workspace too", async () => {

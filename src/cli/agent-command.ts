@@ -5,6 +5,7 @@ import { openSession } from "./open-session.js";
 import { createStreamJsonSink, resultSummary } from "./output-formats.js";
 import { prepareRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
+import { fitTaskToWindow } from "./task-input.js";
 import { terminalAskerIfInteractive } from "./terminal-ask.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
@@ -29,6 +30,7 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
   // Ctrl-C at a question cancels the whole run (exit 130), as it does anywhere else.
   const ask = terminalAskerIfInteractive(process.stdin, process.stderr, interrupt);
   const session = await openSession(prepared, flags, { log, ask });
+  const fitted = fitTaskToWindow(task, { cwd: prepared.cwd, window: prepared.contextWindow, log });
 
   const emit: EventSink =
     config.outputFormat === "stream-json"
@@ -52,7 +54,7 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
   process.on("SIGINT", onSigint);
   let result: SessionRunResult;
   try {
-    result = await session.run(task, { emit, signal: controller.signal });
+    result = await session.run(fitted, { emit, signal: controller.signal });
   } finally {
     process.off("SIGINT", onSigint);
     await session.close();

@@ -39,7 +39,7 @@ export function resolveRun(
     env: process.env.HX_CONTEXT_WINDOW,
     settings: settings.merged.contextWindow,
   });
-  for (const warning of window.warnings) warn(`warning: ${warning}`);
+  if (window.errors.length > 0) throw new UsageError(window.errors.join("\nhx: "));
   return { cwd, settings, config, model, contextWindow: window.tokens };
 }
 

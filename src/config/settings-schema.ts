@@ -8,6 +8,7 @@
  * string`), see `expected()`.
  */
 import { z } from "zod";
+import { MIN_CONTEXT_WINDOW } from "../context/windows.js";
 import { HOOK_EVENTS, TOOL_EVENTS } from "../hooks/events.js";
 import { compileMatcher } from "../hooks/matcher.js";
 import { PERMISSION_MODES } from "../permissions/modes.js";
@@ -159,7 +160,10 @@ export const settingsSchema = z.object({
   baseURL: text("an http(s) URL").optional(),
   maxTurns: wholeNumber("a positive whole number").optional(),
   thinking: flag().optional(),
-  contextWindow: wholeNumber("a positive whole number of tokens").optional(),
+  contextWindow: wholeNumber(
+    `a whole number of tokens, at least ${MIN_CONTEXT_WINDOW}`,
+    MIN_CONTEXT_WINDOW,
+  ).optional(),
   verbose: flag().optional(),
   /** Print the seed's `[HOOK] ...` lines (also on with --verbose). */
   logHooks: flag().optional(),

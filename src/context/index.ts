@@ -13,6 +13,7 @@ export {
 } from "./compactor.js";
 export { type ShortenOptions, type ShortenResult, shortenOldToolResults } from "./shorten.js";
 export { findLoadedSkills, keepsWhole, type LoadedSkill, skillTexts } from "./skill-bodies.js";
+export { createSkillSizeGuard } from "./skill-size-guard.js";
 export {
   createToolOutputSpill,
   DEFAULT_SPILL_LIMIT_CHARS,

@@ -33,9 +33,15 @@ export type ContextWindowSource = "flag" | "env" | "settings" | "model" | "defau
 export interface ResolvedContextWindow {
   tokens: number;
   source: ContextWindowSource;
-  /** A value given but unusable (e.g. `HX_CONTEXT_WINDOW=abc`); it was skipped. */
-  warnings: string[];
+  /**
+   * Values given but unusable: not a token count, or below MIN_CONTEXT_WINDOW. The CLI stops
+   * with a usage error (exit 2) rather than guess.
+   */
+  errors: string[];
 }
+
+/** Below this no system prompt, tool list and turn fit: compaction would run on every turn. */
+export const MIN_CONTEXT_WINDOW = 4_096;
 
 export interface ContextWindowInputs {
   model: string;
@@ -49,26 +55,30 @@ export interface ContextWindowInputs {
 
 /**
  * Flag > environment > settings > model table > default. Accepts plain numbers and `32k` /
- * `1m` suffixes; anything else is reported in `warnings` and the next source is used.
+ * `1m` suffixes, at least MIN_CONTEXT_WINDOW; anything else is reported in `errors`.
  */
 export function resolveContextWindow(inputs: ContextWindowInputs): ResolvedContextWindow {
-  const warnings: string[] = [];
+  const errors: string[] = [];
   const candidates: Array<[ContextWindowSource, string, string | number | undefined]> = [
     ["flag", "--context-window", inputs.flag],
     ["env", "HX_CONTEXT_WINDOW", inputs.env],
-    ["settings", "settings contextWindow", inputs.settings],
+    ["settings", "contextWindow in settings", inputs.settings],
   ];
   for (const [source, label, raw] of candidates) {
     if (raw === undefined || raw === "") continue;
     const tokens = parseTokenCount(raw);
     if (tokens === undefined) {
-      warnings.push(`${label}: '${raw}' is not a token count (e.g. 32000 or 32k); ignored.`);
-      continue;
+      errors.push(`${label} must be a token count such as 32000 or 32k (got '${raw}').`);
+    } else if (tokens < MIN_CONTEXT_WINDOW) {
+      errors.push(
+        `${label} is ${tokens} tokens; hx needs at least ${MIN_CONTEXT_WINDOW} (the system prompt and tools alone take a few thousand).`,
+      );
+    } else {
+      return { tokens, source, errors };
     }
-    return { tokens, source, warnings };
   }
   const tokens = contextWindowForModel(inputs.model);
-  return { tokens, source: tokens === DEFAULT_CONTEXT_WINDOW ? "default" : "model", warnings };
+  return { tokens, source: tokens === DEFAULT_CONTEXT_WINDOW ? "default" : "model", errors };
 }
 
 /** "32000", "32k", "1m", 32000 → tokens; undefined when not a positive count. */

@@ -2,7 +2,9 @@ import {
   breakdownContext,
   type CompactionTrigger,
   ContextCompactor,
+  createSkillSizeGuard,
   createToolOutputSpill,
+  DEFAULT_SPILL_LIMIT_CHARS,
   renderContextTable,
 } from "../context/index.js";
 import type { Message } from "../core/messages.js";
@@ -78,7 +80,15 @@ export function setUpContext(
   ];
   return {
     name: "context",
-    extensions: [createToolOutputSpill({ workspaceRoot: basics.workspace.root }), compactor.extension()],
+    extensions: [
+      createSkillSizeGuard({ window: options.window, workspaceRoot: basics.workspace.root }),
+      // A tool output of more than about a quarter of the window (in chars ≈ tokens × 4) is spilled.
+      createToolOutputSpill({
+        workspaceRoot: basics.workspace.root,
+        limitChars: Math.min(DEFAULT_SPILL_LIMIT_CHARS, options.window),
+      }),
+      compactor.extension(),
+    ],
     commands,
     compactor,
   };

@@ -71,7 +71,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
   const transcript = setUpTranscript(basics, { resume: env.resume });
   const shell = await setUpShell(basics, { sandboxMode: env.sandboxMode });
   const tools = setUpBaseTools({ bash: shell.bash });
-  const instructions = setUpProjectInstructions(basics);
+  const instructions = setUpProjectInstructions(basics, { contextWindow: env.contextWindow });
   const hooks = await setUpHooks(basics, {
     sessionId: transcript.writer.id,
     resumed: env.resume !== undefined,

@@ -41,23 +41,28 @@ describe("context windows", () => {
     expect(contextWindowForModel("llama3:8b")).toBe(DEFAULT_CONTEXT_WINDOW);
   });
 
-  it("resolves flag > env > settings > model, skipping unusable values with a warning", () => {
+  it("resolves flag > env > settings > model; unusable or too small values are errors", () => {
     expect(
-      resolveContextWindow({ model: "gpt-4o", flag: "32k", env: "64000", settings: 1000 }),
+      resolveContextWindow({ model: "gpt-4o", flag: "32k", env: "64000", settings: 5000 }),
     ).toMatchObject({
       tokens: 32_000,
       source: "flag",
     });
-    expect(resolveContextWindow({ model: "gpt-4o", env: "64000", settings: 1000 })).toMatchObject({
+    expect(resolveContextWindow({ model: "gpt-4o", env: "64000", settings: 5000 })).toMatchObject({
       source: "env",
     });
-    expect(resolveContextWindow({ model: "gpt-4o", settings: 1000 })).toMatchObject({
-      tokens: 1000,
+    expect(resolveContextWindow({ model: "gpt-4o", settings: 5000 })).toMatchObject({
+      tokens: 5000,
       source: "settings",
+      errors: [],
     });
-    const bad = resolveContextWindow({ model: "gpt-4o", env: "lots" });
-    expect(bad).toMatchObject({ tokens: 128_000, source: "model" });
-    expect(bad.warnings[0]).toContain("HX_CONTEXT_WINDOW");
+    expect(resolveContextWindow({ model: "gpt-4o", env: "lots" }).errors).toEqual([
+      "HX_CONTEXT_WINDOW must be a token count such as 32000 or 32k (got 'lots').",
+    ]);
+    expect(resolveContextWindow({ model: "gpt-4o", flag: "1" }).errors).toEqual([
+      "--context-window is 1 tokens; hx needs at least 4096 (the system prompt and tools alone take a few thousand).",
+    ]);
+    expect(resolveContextWindow({ model: "gpt-4o", flag: "4k" }).errors[0]).toContain("at least 4096");
     expect(resolveContextWindow({ model: "mystery" }).source).toBe("default");
     expect(parseTokenCount("1m")).toBe(1_000_000);
     expect(parseTokenCount("0")).toBeUndefined();

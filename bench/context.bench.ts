@@ -17,6 +17,7 @@ import type { ModelProvider, ModelRequest, ModelResponse } from "../src/provider
 import { buildSystemPrompt } from "../src/session/system-prompt.js";
 import { buildSkillCatalog } from "../src/skills/catalog.js";
 import { createLoadSkillTool, LoadedSkills } from "../src/skills/load-skill-tool.js";
+import { defaultSkillFields } from "../src/skills/skill-fields.js";
 import type { Skill } from "../src/skills/types.js";
 import { createBaseTools } from "../src/tools/base-tools.js";
 import { ToolRegistry } from "../src/tools/registry.js";
@@ -94,6 +95,7 @@ function makeSkills(dir: string): Skill[] {
       frontmatter: {},
       warnings: [],
       disableModelInvocation: false,
+      ...defaultSkillFields(),
     };
   });
 }

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { buildSkillCatalog } from "../src/skills/catalog.js";
 import { loadSkillsFromRoots } from "../src/skills/discover.js";
+import { defaultSkillFields } from "../src/skills/skill-fields.js";
 import type { Skill } from "../src/skills/types.js";
 import type { BenchRow } from "./types.js";
 
@@ -83,6 +84,7 @@ function fakeSkills(count: number): Skill[] {
       frontmatter: {},
       warnings: [],
       disableModelInvocation: false,
+      ...defaultSkillFields(),
     };
   });
 }

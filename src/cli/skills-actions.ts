@@ -56,6 +56,8 @@ export function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, js
     source: skill.source,
     warnings: skill.warnings,
     inCatalog: !skill.disableModelInvocation,
+    userInvocable: skill.userInvocable,
+    ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
     catalog: nameOnly.has(skill.name) ? "name-only" : shortened.has(skill.name) ? "shortened" : "full",
   }));
   if (json) {
@@ -68,6 +70,7 @@ export function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, js
   for (const row of rows) {
     const notes: string[] = [row.source];
     if (!row.inCatalog) notes.push("user-invocable only");
+    if (!row.userInvocable) notes.push("model-invocable only");
     if (row.catalog !== "full") notes.push(`${row.catalog} in catalog`);
     io.out(`${row.name}  (${notes.join(", ")})\n  ${oneLine(row.description)}\n  ${row.path}\n`);
     for (const warning of row.warnings) io.out(`  warning: ${warning}\n`);
@@ -122,8 +125,13 @@ export function expandValidationTargets(paths: string[]): string[] {
   return targets;
 }
 
-export function validateSkills(targets: string[], json: boolean, io: Io): number {
-  const results: SkillValidation[] = targets.map((t) => validateSkillPath(t));
+export function validateSkills(
+  targets: string[],
+  options: { json?: boolean; strict?: boolean },
+  io: Io,
+): number {
+  const json = options.json === true;
+  const results: SkillValidation[] = targets.map((t) => validateSkillPath(t, { strict: options.strict }));
   if (json) {
     io.out(`${JSON.stringify(results, null, 2)}\n`);
   } else {

@@ -60,15 +60,19 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .description("check skills against the Agent Skills rules (default: every skill hx finds)")
     .argument("[paths...]", "skill folders, SKILL.md files, or folders of skills")
     .option("--json", "print JSON")
+    .option(
+      "--strict",
+      "the reference validator's rules exactly: hx's extra fields and YAML flow lists/anchors fail",
+    )
     .option("-C, --cwd <dir>", "look from DIR instead of the current folder")
-    .action(async (paths: string[], options: { json?: boolean }, command: Command) => {
+    .action(async (paths: string[], options: { json?: boolean; strict?: boolean }, command: Command) => {
       const cwd = cwdOf(command);
       const { expandValidationTargets, validateSkills } = await load();
       const targets =
         paths.length > 0
           ? expandValidationTargets(paths.map((p) => path.resolve(cwd, p)))
           : (await context(command)).discovery.skills.map((s) => s.file);
-      io.exit(validateSkills(targets, options.json === true, io));
+      io.exit(validateSkills(targets, options, io));
     });
 
   skills

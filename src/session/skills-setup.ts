@@ -9,6 +9,7 @@ import {
   discoverSkills,
   expandSkillInvocation,
   LoadedSkills,
+  parseSlashPrompt,
   resolveCatalogBudget,
   type Skill,
   type SkillCatalog,
@@ -91,6 +92,13 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
   });
 
   const promptFilter: PromptFilter = (prompt) => {
+    const slash = parseSlashPrompt(prompt);
+    const named = slash && skills.find((s) => s.name === slash.name);
+    if (named && !named.userInvocable) {
+      return {
+        refuse: `/${named.name} is not for the user to invoke (its SKILL.md says user-invocable: false); the model loads it when a task needs it.`,
+      };
+    }
     const invocation = expandSkillInvocation(prompt, skills, loaded);
     if (!invocation) return { prompt };
     workspace.allowRead(invocation.skill.dir);
@@ -105,7 +113,11 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
         io.print("No skills found. Add one with: hx skills new NAME");
         return;
       }
-      for (const skill of skills) io.print(`  /${skill.name}  ${firstLine(skill.description)}`);
+      for (const skill of skills) {
+        if (!skill.userInvocable) continue;
+        const hint = skill.argumentHint ? ` ${skill.argumentHint}` : "";
+        io.print(`  /${skill.name}${hint}  ${firstLine(skill.description)}`);
+      }
     },
   };
   return {

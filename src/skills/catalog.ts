@@ -1,4 +1,5 @@
 import { compareNames } from "./discover.js";
+import { cleanControlCharacters } from "./skill-fields.js";
 import type { Skill } from "./types.js";
 import { codePointLength as length } from "./validate.js";
 
@@ -50,7 +51,7 @@ export function resolveCatalogBudget(contextWindowTokens: number, setting?: numb
 export function buildSkillCatalog(skills: readonly Skill[], options: CatalogOptions = {}): SkillCatalog {
   const visible = skills
     .filter((s) => !s.disableModelInvocation)
-    .map((s) => ({ name: s.name, description: oneLine(s.description) }))
+    .map((s) => ({ name: cleanControlCharacters(s.name), description: oneLine(s.description) }))
     .sort((a, b) => compareNames(a.name, b.name));
   const listed = visible.map((s) => s.name);
   const empty = { listed, shortened: [], nameOnly: [], overBudget: false };
@@ -140,9 +141,9 @@ function truncate(text: string, cap: number): string {
     .trimEnd()}${ELLIPSIS}`;
 }
 
-/** Multi-line descriptions (block scalars) become one line. */
+/** Multi-line descriptions (block scalars) become one line, without control characters. */
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return cleanControlCharacters(text.replace(/\s+/g, " ")).trim();
 }
 
 function listedNames(entries: Array<{ name: string }>): string[] {

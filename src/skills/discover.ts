@@ -4,6 +4,7 @@ import path from "node:path";
 import { findProjectRoot, findRepoRoot } from "../config/project-root.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
+import { forbidsImplicitInvocation } from "./openai-yaml.js";
 import { parseSkillFile } from "./parse.js";
 import type { Skill, SkillSource } from "./types.js";
 import { SKILL_FILE_NAMES } from "./validate.js";
@@ -249,18 +250,15 @@ export function readSkill(file: string, source: SkillSource, diagnostics: Diagno
 
 function toSkill(file: string, text: string, source: SkillSource, diagnostics: Diagnostic[]): Skill {
   const dir = path.dirname(file);
-  const parsed = parseSkillFile(text, path.basename(dir));
+  const { disableModelInvocation, ...parsed } = parseSkillFile(text, path.basename(dir));
+  const implicitForbidden = !disableModelInvocation && forbidsImplicitInvocation(dir, parsed.warnings);
   for (const warning of parsed.warnings) diagnostics.push(skillWarning("skill.frontmatter", warning, file));
   return {
-    name: parsed.name,
-    description: parsed.description,
-    body: parsed.body,
+    ...parsed,
     dir,
     file,
     source,
-    frontmatter: parsed.frontmatter,
-    warnings: parsed.warnings,
-    disableModelInvocation: parsed.disableModelInvocation,
+    disableModelInvocation: disableModelInvocation || implicitForbidden,
   };
 }
 

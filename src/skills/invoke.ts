@@ -1,4 +1,5 @@
 import type { SkillSpan } from "../core/messages.js";
+import { substituteArguments } from "./arguments.js";
 import type { LoadedSkills } from "./load-skill-tool.js";
 import { formatSkillContent } from "./skill-content.js";
 import type { Skill } from "./types.js";
@@ -19,8 +20,10 @@ export interface SkillInvocation {
 
 /**
  * `/name args` → the skill's instructions plus the request, like `/name` in Claude Code;
- * works for disable-model-invocation skills too. Undefined when the prompt is not a slash
- * command or names no skill, so `/exit` and friends stay with the REPL.
+ * works for disable-model-invocation skills too. The arguments fill the body's placeholders
+ * (`$ARGUMENTS`, `$1`, `$name`: see arguments.ts); a body without any gets them appended as
+ * the request. Undefined when the prompt is not a slash command or names no skill the user
+ * may invoke, so `/exit` and friends stay with the REPL.
  *
  * The caller should also call `workspace.allowRead(invocation.skill.dir)`. With `loaded`,
  * the skill counts as loaded, so a later load_skill call answers with a short note.
@@ -30,20 +33,28 @@ export function expandSkillInvocation(
   skills: readonly Skill[],
   loaded?: LoadedSkills,
 ): SkillInvocation | undefined {
-  const match = /^\s*\/(\S+)(?:\s+([\s\S]*))?$/.exec(prompt);
+  const match = parseSlashPrompt(prompt);
   if (!match) return undefined;
-  const skill = skills.find((s) => s.name === match[1]);
-  if (!skill) return undefined;
-  const args = (match[2] ?? "").trim();
+  const skill = skills.find((s) => s.name === match.name);
+  if (!skill?.userInvocable) return undefined;
+  const { args } = match;
   loaded?.add(skill.name);
-  const request = args
-    ? `The user invoked the skill /${skill.name} with this request:\n${args}`
-    : `The user invoked the skill /${skill.name}. Follow its instructions.`;
-  const body = formatSkillContent(skill);
+  const { text: substitutedBody, substituted } = substituteArguments(skill.body, args, skill.argumentNames);
+  const request =
+    args && !substituted
+      ? `The user invoked the skill /${skill.name} with this request:\n${args}`
+      : `The user invoked the skill /${skill.name}${args ? ` with: ${args}` : ""}. Follow its instructions.`;
+  const body = formatSkillContent({ ...skill, body: substitutedBody });
   return {
     skill,
     args,
     text: `${body}\n\n${request}`,
     span: { name: skill.name, start: 0, end: body.length },
   };
+}
+
+/** `/name rest` → its name and the trimmed rest; undefined for anything else. */
+export function parseSlashPrompt(prompt: string): { name: string; args: string } | undefined {
+  const match = /^\s*\/(\S+)(?:\s+([\s\S]*))?$/.exec(prompt);
+  return match ? { name: match[1], args: (match[2] ?? "").trim() } : undefined;
 }

@@ -1,6 +1,13 @@
 import { parseDocument } from "yaml";
 import { errorMessage } from "../core/error-message.js";
 import { parseSimpleYaml } from "./simple-yaml.js";
+import {
+  cleanControlCharacters,
+  hasControlCharacters,
+  readBoolean,
+  readSkillFields,
+  type SkillFields,
+} from "./skill-fields.js";
 
 /**
  * How a SKILL.md text splits into frontmatter and body. Delimiters are whole lines of exactly
@@ -20,7 +27,7 @@ export type FrontmatterSplit =
 export type YamlResult = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** A SKILL.md read leniently: always some name, description and body; never throws. */
-export interface ParsedSkillFile {
+export interface ParsedSkillFile extends SkillFields {
   name: string;
   description: string;
   body: string;
@@ -111,11 +118,22 @@ export function parseSkillFile(raw: string, folderName: string): ParsedSkillFile
     warnings.push(`could not parse the file (${errorMessage(error)})`);
   }
 
-  const name = pickName(frontmatter.name, folderName, warnings);
-  const description = pickDescription(frontmatter.description, body, warnings);
-  const disable = frontmatter["disable-model-invocation"];
-  const disableModelInvocation = typeof disable === "string" && disable.trim().toLowerCase() === "true";
-  return { name, description, body, frontmatter, warnings, disableModelInvocation };
+  const name = clean("name", pickName(frontmatter.name, folderName, warnings), warnings);
+  const description = clean(
+    "description",
+    pickDescription(frontmatter.description, body, warnings),
+    warnings,
+  );
+  const disableModelInvocation = readBoolean(frontmatter, "disable-model-invocation", false, warnings);
+  const fields = readSkillFields(frontmatter, warnings);
+  return { name, description, body, frontmatter, warnings, disableModelInvocation, ...fields };
+}
+
+/** Control characters in a name or description could drive the terminal or hide text: dropped. */
+function clean(field: string, value: string, warnings: string[]): string {
+  if (!hasControlCharacters(value)) return value;
+  warnings.push(`the ${field} contains control characters; they were removed`);
+  return cleanControlCharacters(value);
 }
 
 function readFrontmatter(yaml: string, warnings: string[]): Record<string, unknown> {

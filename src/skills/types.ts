@@ -1,8 +1,13 @@
-/** Where a skill was found; decides precedence (project > settings > user). */
-export type SkillSource = "project" | "settings" | "user";
+import type { SkillFields } from "./skill-fields.js";
+
+/**
+ * Where a skill was found; decides precedence (project > settings > user). Other producers
+ * (an MCP server: `mcp:<server>`) add their own values; code compares, never parses them.
+ */
+export type SkillSource = "project" | "settings" | "user" | `mcp:${string}`;
 
 /** One skill: a folder holding SKILL.md, parsed leniently (see parse.ts). */
-export interface Skill {
+export interface Skill extends SkillFields {
   /** The frontmatter `name`, or the folder name when it has none. */
   name: string;
   /** The frontmatter `description` as written (block scalars whole), or the first body line. */
@@ -18,6 +23,9 @@ export interface Skill {
   frontmatter: Record<string, unknown>;
   /** What the lenient reader had to work around (invalid YAML, missing fields). */
   warnings: string[];
-  /** `disable-model-invocation: true`: out of the catalog, only the user can invoke it. */
+  /**
+   * `disable-model-invocation: true`, or Codex's `agents/openai.yaml` with
+   * `policy.allow_implicit_invocation: false`: out of the catalog, only the user can invoke it.
+   */
   disableModelInvocation: boolean;
 }

@@ -2,6 +2,19 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isPlainObject, OPENING_TEXT_WARNING, parseYaml, splitFrontmatter } from "./parse.js";
+import { HX_EXTENSION_FIELDS, hasControlCharacters } from "./skill-fields.js";
+import { strictYamlProblem } from "./strict-yaml.js";
+
+export { HX_EXTENSION_FIELDS };
+
+/**
+ * `strict`: judge exactly as the reference validator does (skills-ref 0.1.0): hx's extension
+ * fields are unexpected fields, and YAML flow collections, anchors and aliases are invalid
+ * YAML. Use it before publishing a skill for agents that run the reference's rules.
+ */
+export interface ValidationOptions {
+  strict?: boolean;
+}
 
 /**
  * The Agent Skills rules, with the reference validator's messages (skills-ref 0.1.0).
@@ -20,9 +33,6 @@ export const ALLOWED_FIELDS = [
   "metadata",
   "name",
 ];
-
-/** Fields outside the spec that hx acts on: a warning, not an error (the reference rejects them). */
-export const HX_EXTENSION_FIELDS = ["disable-model-invocation"];
 
 /** What `hx skills validate --json` prints per skill. */
 export interface SkillValidation {
@@ -45,6 +55,7 @@ export function validateSkillContent(
   content: string,
   dirName: string | undefined,
   file?: string,
+  options: ValidationOptions = {},
 ): Diagnostic[] {
   const at = (d: Diagnostic): Diagnostic => inFile(d, file);
   const split = splitFrontmatter(content);
@@ -55,9 +66,12 @@ export function validateSkillContent(
   const parsed = parseYaml(split.yaml);
   if (!parsed.ok)
     return [at(error("skill.frontmatter.yaml", `Invalid YAML in frontmatter: ${parsed.error}`))];
+  const strictProblem = options.strict ? strictYamlProblem(split.yaml) : undefined;
+  if (strictProblem)
+    return [at(error("skill.frontmatter.yaml", `Invalid YAML in frontmatter: ${strictProblem}`))];
   if (!isPlainObject(parsed.value))
     return [at(error("skill.frontmatter.type", "SKILL.md frontmatter must be a YAML mapping"))];
-  const found = validateFrontmatter(parsed.value, dirName).map(at);
+  const found = validateFrontmatter(parsed.value, dirName, options).map(at);
   if (split.openingText !== undefined)
     found.unshift(at(warning("skill.frontmatter.opening-text", OPENING_TEXT_WARNING)));
   return found;
@@ -67,11 +81,13 @@ export function validateSkillContent(
 export function validateFrontmatter(
   fields: Record<string, unknown>,
   dirName: string | undefined,
+  options: ValidationOptions = {},
 ): Diagnostic[] {
   const found: Diagnostic[] = [];
   const keys = Object.keys(fields);
+  const extensions = options.strict ? [] : HX_EXTENSION_FIELDS;
   const unexpected = keys
-    .filter((k) => !ALLOWED_FIELDS.includes(k) && !HX_EXTENSION_FIELDS.includes(k))
+    .filter((k) => !ALLOWED_FIELDS.includes(k) && !extensions.includes(k))
     .sort(compareCodePoints);
   if (unexpected.length > 0) {
     found.push({
@@ -82,7 +98,7 @@ export function validateFrontmatter(
       ...(unexpected.length === 1 ? { keyPath: unexpected[0] } : {}),
     });
   }
-  for (const key of keys.filter((k) => HX_EXTENSION_FIELDS.includes(k))) {
+  for (const key of keys.filter((k) => extensions.includes(k))) {
     found.push({
       ...warning(
         "skill.field.extension",
@@ -106,6 +122,16 @@ export function validateFrontmatter(
     });
   else field("description", validateDescription(fields.description));
   if ("compatibility" in fields) field("compatibility", validateCompatibility(fields.compatibility));
+  // A name with control characters already fails the character rule above.
+  if (typeof fields.description === "string" && hasControlCharacters(fields.description)) {
+    found.push({
+      ...error(
+        "skill.description.control",
+        "Field 'description' contains control characters (they could drive the terminal or hide text); remove them",
+      ),
+      keyPath: "description",
+    });
+  }
   return found;
 }
 
@@ -153,7 +179,7 @@ export function validateCompatibility(value: unknown): string[] {
  * Validates one skill given as its folder or its SKILL.md. Never throws: a missing path or an
  * unreadable file is an error in the verdict.
  */
-export function validateSkillPath(target: string): SkillValidation {
+export function validateSkillPath(target: string, options: ValidationOptions = {}): SkillValidation {
   const absolute = path.resolve(target);
   const verdict = (file: string, name: string, diagnostics: Diagnostic[]): SkillValidation => ({
     path: file,
@@ -192,7 +218,7 @@ export function validateSkillPath(target: string): SkillValidation {
   return verdict(
     file,
     declaredName(content) ?? path.basename(dir),
-    validateSkillContent(content, path.basename(dir), file),
+    validateSkillContent(content, path.basename(dir), file, options),
   );
 }
 

@@ -60,8 +60,18 @@ describe.skipIf(cases.length === 0)("Agent Skills conformance (reference validat
     const dir = path.join(root, String(index), c.dir);
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, c.file), c.content);
-    return { c, ours: validateSkillPath(dir) };
+    return { c, ours: validateSkillPath(dir), strict: validateSkillPath(dir, { strict: true }) };
   });
+
+  it.each(verdicts.map((v) => [v.c.id, v] as const))(
+    "%s --strict agrees with the reference",
+    (_id, { c, strict }) => {
+      expect(sameMessages(errorsOf(strict), c.skills_ref.validate), JSON.stringify(errorsOf(strict))).toBe(
+        true,
+      );
+      expect(strict.valid).toBe(c.skills_ref.validate.length === 0);
+    },
+  );
 
   it.each(verdicts.map((v) => [v.c.id, v] as const))("%s", (_id, { c, ours }) => {
     const difference = DELIBERATE_DIFFERENCES[c.id];

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { defaultSkillFields } from "../../src/skills/skill-fields.js";
 import type { Skill } from "../../src/skills/types.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -31,6 +32,7 @@ export function fakeSkill(name: string, description = `Does ${name}.`, extra: Pa
     frontmatter: { name, description },
     warnings: [],
     disableModelInvocation: false,
+    ...defaultSkillFields(),
     ...extra,
   };
 }

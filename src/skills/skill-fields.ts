@@ -1,0 +1,140 @@
+/**
+ * The frontmatter fields hx acts on beyond `name` and `description`, read from the values as
+ * written (the failsafe YAML schema keeps every scalar a string). Each is optional; a value
+ * of the wrong shape is ignored with a warning, never fatal.
+ */
+export interface SkillFields {
+  /** `user-invocable: false`: the model may load it, `/name` is not offered to the user. */
+  userInvocable: boolean;
+  /** `argument-hint`: what `/name` expects, shown in `/skills` and completion (`[issue] [branch]`). */
+  argumentHint?: string;
+  /** `arguments`: names for the positional arguments, substituted as `$name` in the body. */
+  argumentNames: string[];
+  /** `allowed-tools`: permission rules pre-approved while the skill is active. */
+  allowedTools: string[];
+  /** `disallowed-tools`: permission rules refused while the skill is active. */
+  disallowedTools: string[];
+  /** `paths`: globs (from the project root); the skill stays out of the catalog until a tool touches a match. */
+  paths: string[];
+}
+
+/** Fields outside the Agent Skills spec that hx reads (validation warns, strict validation rejects). */
+export const HX_EXTENSION_FIELDS = [
+  "argument-hint",
+  "arguments",
+  "disable-model-invocation",
+  "disallowed-tools",
+  "paths",
+  "user-invocable",
+];
+
+const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function readSkillFields(frontmatter: Record<string, unknown>, warnings: string[]): SkillFields {
+  const userInvocable = readBoolean(frontmatter, "user-invocable", true, warnings);
+  const hint = frontmatter["argument-hint"];
+  let argumentHint: string | undefined;
+  if (typeof hint === "string" && hint.trim() !== "") argumentHint = cleanControlCharacters(hint.trim());
+  else if (Array.isArray(hint)) argumentHint = hint.map(String).join(" "); // `argument-hint: [a] [b]` read as a flow list
+  const argumentNames = readList(frontmatter, "arguments", warnings, splitWords).filter((name) => {
+    if (ARGUMENT_NAME.test(name)) return true;
+    warnings.push(`argument name '${name}' is not a name (letters, digits, _); ignored`);
+    return false;
+  });
+  return {
+    userInvocable,
+    argumentHint,
+    argumentNames,
+    allowedTools: readList(frontmatter, "allowed-tools", warnings, splitRules),
+    disallowedTools: readList(frontmatter, "disallowed-tools", warnings, splitRules),
+    paths: readList(frontmatter, "paths", warnings, splitPaths),
+  };
+}
+
+/** `true`/`false` (any case); absent is the default; anything else warns and is the default. */
+export function readBoolean(
+  frontmatter: Record<string, unknown>,
+  key: string,
+  fallback: boolean,
+  warnings: string[],
+): boolean {
+  const value = frontmatter[key];
+  if (value === undefined) return fallback;
+  const text = typeof value === "string" ? value.trim().toLowerCase() : "";
+  if (text === "true") return true;
+  if (text === "false") return false;
+  warnings.push(`'${key}' must be true or false; using ${fallback}`);
+  return fallback;
+}
+
+function readList(
+  frontmatter: Record<string, unknown>,
+  key: string,
+  warnings: string[],
+  split: (text: string) => string[],
+): string[] {
+  const value = frontmatter[key];
+  if (value === undefined) return [];
+  if (typeof value === "string") return split(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+    return value.map((item) => item.trim()).filter((item) => item !== "");
+  }
+  warnings.push(`'${key}' must be a string or a list of strings; ignored`);
+  return [];
+}
+
+function splitWords(text: string): string[] {
+  return text.split(/[\s,]+/).filter((word) => word !== "");
+}
+
+function splitPaths(text: string): string[] {
+  return text
+    .split(/,|\n/)
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+/**
+ * `Bash(git status:*) Read, Write(src/**)` → one rule per entry: entries are separated by
+ * spaces or commas outside parentheses (the Agent Skills spec uses spaces, Claude Code commas).
+ */
+export function splitRules(text: string): string[] {
+  const rules: string[] = [];
+  let current = "";
+  let depth = 0;
+  for (const char of text) {
+    if (char === "(") depth += 1;
+    if (char === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === "," || /\s/.test(char))) {
+      if (current.trim() !== "") rules.push(current.trim());
+      current = "";
+      continue;
+    }
+    current += char;
+  }
+  if (current.trim() !== "") rules.push(current.trim());
+  return rules;
+}
+
+/** C0 and C1 control characters and DEL, tab and newline excepted. */
+function isControl(code: number): boolean {
+  return (code < 0x20 && code !== 0x09 && code !== 0x0a) || (code >= 0x7f && code <= 0x9f);
+}
+
+export function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isControl(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/** The text without control characters (an escape sequence loses its ESC and cannot act). */
+export function cleanControlCharacters(text: string): string {
+  if (!hasControlCharacters(text)) return text;
+  let clean = "";
+  for (let i = 0; i < text.length; i++) if (!isControl(text.charCodeAt(i))) clean += text[i];
+  return clean;
+}
+
+/** The fields of a skill whose frontmatter sets none of them. */
+export function defaultSkillFields(): SkillFields {
+  return { userInvocable: true, argumentNames: [], allowedTools: [], disallowedTools: [], paths: [] };
+}

@@ -5,6 +5,7 @@ import { formatDiagnostic } from "../core/diagnostic.js";
 import { discoverSkillsView, type SkillsView } from "../session/skills-setup.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import { type DiscoveryResult, findProjectRoot, loadSkillsFromRoots } from "../skills/discover.js";
+import { starterTriggers, TRIGGERS_FILE } from "../skills/eval/triggers.js";
 
 export { findProjectRoot };
 
@@ -163,10 +164,12 @@ export function newSkill(projectRoot: string, name: string, io: Io): number {
     io.err(`hx: ${file} already exists; edit it or pick another name.\n`);
     return 1;
   }
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(path.join(dir, "evals"), { recursive: true });
   writeFileSync(file, scaffold(name));
+  const triggers = path.join(dir, TRIGGERS_FILE);
+  writeFileSync(triggers, starterTriggers(name));
   io.out(
-    `Created ${file}\nEdit the description (what it does AND when to use it), then run: hx skills validate ${dir}\n`,
+    `Created ${file}\nCreated ${triggers} (queries that should and should not load it)\nEdit the description (what it does AND when to use it), then run: hx skills validate ${dir}\nReplace the TODO queries, then measure the description: hx skills eval ${name}\n`,
   );
   return 0;
 }

@@ -2,13 +2,14 @@ import path from "node:path";
 import type { Command } from "commander";
 import type { RunFlags } from "./run-config.js";
 import type { Io, SkillsCommandDeps } from "./skills-actions.js";
+import type { EvalFlags } from "./skills-eval.js";
 
 export type { SkillsCommandDeps } from "./skills-actions.js";
 
 /** The command definitions stay light; their work is imported when one runs (fast `hx --help`). */
 const load = () => import("./skills-actions.js");
 
-/** Adds `hx skills list|show|validate|new`. */
+/** Adds `hx skills list|show|validate|eval|new`. */
 export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps = {}): Command {
   const io: Io = {
     out: deps.out ?? ((text) => process.stdout.write(text)),
@@ -73,6 +74,31 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
           ? expandValidationTargets(paths.map((p) => path.resolve(cwd, p)))
           : (await context(command)).discovery.skills.map((s) => s.file);
       io.exit(validateSkills(targets, options, io));
+    });
+
+  skills
+    .command("eval")
+    .description(
+      "measure how often a fresh session loads each skill for its labelled queries (evals/triggers.json)",
+    )
+    .argument("[names...]", "skills to evaluate (default: every skill with evals/triggers.json)")
+    .option("--queries <file>", "queries from FILE instead of the skill's evals/triggers.json")
+    .option("--runs <n>", "sessions per query (default 3)")
+    .option("--threshold <rate>", "a query triggers when its trigger rate reaches this (default 0.5)")
+    .option("-j, --jobs <n>", "sessions run at once (default 1)")
+    .option("--split <name>", "only the train or the validation queries")
+    .option("--json", "print JSON")
+    .option("-C, --cwd <dir>", "work in DIR instead of the current folder")
+    .option("--provider <name>", "model provider: deepseek, openai, anthropic, scripted")
+    .option("--model <name>", "model name (default: the provider's default)")
+    .option("--base-url <url>", "API base URL")
+    .option("--thinking <on|off>", "DeepSeek thinking mode (default on)")
+    .option("--script <file>", "reply script for --provider scripted")
+    .option("--context-window <tokens>", "override the model's context window")
+    .action(async (names: string[], _options: unknown, command: Command) => {
+      const { runSkillsEval } = await import("./skills-eval.js");
+      const flags = command.optsWithGlobals() as EvalFlags;
+      io.exit(await runSkillsEval(names, { ...flags, cwd: cwdOf(command) }, io));
     });
 
   skills

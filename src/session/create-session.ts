@@ -38,6 +38,8 @@ export interface SessionEnvironment {
   ask?: PermissionAsker;
   /** A saved session to continue. */
   resume?: ResumedSession;
+  /** False: keep no transcript (throwaway sessions such as `hx skills eval` runs). Default true. */
+  persist?: boolean;
   /** Writes one line for the user (stderr in the CLI). */
   log: (line: string) => void;
   /**
@@ -68,7 +70,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     log: env.log,
   };
 
-  const transcript = setUpTranscript(basics, { resume: env.resume });
+  const transcript = setUpTranscript(basics, { resume: env.resume, persist: env.persist });
   const shell = await setUpShell(basics, { sandboxMode: env.sandboxMode });
   const tools = setUpBaseTools({ bash: shell.bash });
   const instructions = setUpProjectInstructions(basics, { contextWindow: env.contextWindow });

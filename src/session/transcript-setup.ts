@@ -20,7 +20,7 @@ export interface TranscriptCapability extends Capability {
  */
 export function setUpTranscript(
   basics: SessionBasics,
-  options: { resume?: ResumedSession },
+  options: { resume?: ResumedSession; persist?: boolean },
 ): TranscriptCapability {
   const { conversation, workspace } = basics;
   const writer =
@@ -32,10 +32,12 @@ export function setUpTranscript(
       onError: (error) =>
         basics.log(`warning: the session transcript could not be written: ${error.message}`),
     });
+  // Not persisted: the writer exists (the session has an id) but never follows, so no file.
+  const persist = options.persist !== false;
   // One writer per session: a new session's lock is free (its id is new); a resumed one holds its own.
-  const acquired = options.resume ? undefined : SessionLock.acquire(writer.file);
+  const acquired = options.resume || !persist ? undefined : SessionLock.acquire(writer.file);
   const lock = options.resume?.lock ?? (acquired?.kind === "locked" ? acquired.lock : undefined);
-  const unfollow = writer.follow(conversation);
+  const unfollow = persist ? writer.follow(conversation) : () => {};
   const resumeCommand: SlashCommand = {
     name: "resume",
     usage: "/resume [id]",
@@ -57,7 +59,7 @@ export function setUpTranscript(
   };
   return {
     name: "transcript",
-    observers: [writer.usageRecorder()],
+    observers: persist ? [writer.usageRecorder()] : [],
     commands: [resumeCommand],
     close() {
       unfollow();

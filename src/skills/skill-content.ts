@@ -5,6 +5,8 @@ import type { Skill } from "./types.js";
 /** How many of a skill's other files load_skill lists. */
 export const DEFAULT_MAX_LISTED_FILES = 40;
 const MAX_FILE_DEPTH = 4;
+/** `hx skills eval`'s queries are for the author, not for the model (kept out of the file list). */
+const TRIGGERS_PATH = "evals/triggers.json";
 const SKIPPED = new Set([".git", "node_modules", "__pycache__", ".DS_Store"]);
 
 /**
@@ -47,7 +49,7 @@ export function listSkillFiles(skill: Pick<Skill, "dir" | "file">, max = DEFAULT
       const absolute = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (depth < MAX_FILE_DEPTH) visit(absolute, relative, depth + 1);
-      } else if (absolute !== skill.file) {
+      } else if (absolute !== skill.file && relative !== TRIGGERS_PATH) {
         all.push(relative);
       }
     }

@@ -1,0 +1,228 @@
+// `hx skills eval`: the agentskills.io "optimizing descriptions" protocol for any provider.
+// Loaded only when the command runs.
+import path from "node:path";
+import type { AgentEvent } from "../core/events.js";
+import type { ToolCall } from "../core/messages.js";
+import type { Capability } from "../session/capability.js";
+import { createSession } from "../session/create-session.js";
+import { discoverSkillsView } from "../session/skills-setup.js";
+import { type RunOutcome, type SkillEvalResult, scoreSkill } from "../skills/eval/metrics.js";
+import { type EvalReport, formatEvalTable, totalsOf } from "../skills/eval/report.js";
+import { readTriggerFile, TRIGGERS_FILE, type TriggerQuery } from "../skills/eval/triggers.js";
+import { findSkillByName, LOAD_SKILL_TOOL_NAME } from "../skills/load-skill-tool.js";
+import type { Skill } from "../skills/types.js";
+import { type PreparedRun, prepareRun } from "./prepare-run.js";
+import { type RunFlags, UsageError } from "./run-config.js";
+import type { Io } from "./skills-actions.js";
+
+export interface EvalFlags extends RunFlags {
+  runs?: string;
+  threshold?: string;
+  jobs?: string;
+  json?: boolean;
+  queries?: string;
+  split?: string;
+}
+
+export const DEFAULT_EVAL_RUNS = 3;
+export const DEFAULT_EVAL_THRESHOLD = 0.5;
+
+interface Plan {
+  skill: Skill;
+  queries: TriggerQuery[];
+}
+
+/**
+ * Runs every query of every chosen skill `--runs` times, each as a fresh headless session
+ * (same system prompt, tools, settings and hooks as `hx agent`, no transcript) that stops at
+ * the model's first tool call or answer, and scores the trigger rates. Exit 0 when every query
+ * passed, 1 when one did not, 2 for bad input.
+ */
+export async function runSkillsEval(names: string[], flags: EvalFlags, io: Io): Promise<number> {
+  const runs = positiveInteger(flags.runs, DEFAULT_EVAL_RUNS, "--runs");
+  const jobs = positiveInteger(flags.jobs, 1, "-j/--jobs");
+  const threshold = flags.threshold === undefined ? DEFAULT_EVAL_THRESHOLD : Number(flags.threshold);
+  if (!(threshold > 0 && threshold <= 1))
+    throw new UsageError("--threshold: give a number above 0 and at most 1, e.g. 0.5");
+  if (flags.split !== undefined && flags.split !== "train" && flags.split !== "validation")
+    throw new UsageError("--split: train or validation (leave it out for both)");
+
+  const prepared = await prepareRun({ ...flags, maxTurns: "1" });
+  const { discovery } = discoverSkillsView({
+    cwd: prepared.cwd,
+    settings: prepared.settings.merged,
+    contextWindow: prepared.contextWindow,
+  });
+  const plans = planEvaluation(names, discovery.skills, flags).map((plan) => ({
+    ...plan,
+    queries: flags.split ? plan.queries.filter((q) => q.split === flags.split) : plan.queries,
+  }));
+
+  const notes = new Set<string>();
+  const started = Date.now();
+  const tasks = plans.flatMap((plan, p) =>
+    plan.queries.flatMap((q, qi) => Array.from({ length: runs }, () => ({ p, qi, query: q.query }))),
+  );
+  const outcomes = plans.map((plan) => plan.queries.map((): RunOutcome[] => []));
+  let done = 0;
+  await pool(tasks, jobs, async (task) => {
+    const outcome = await runOnce(prepared, task.query, discovery.skills, (line) => notes.add(line));
+    outcomes[task.p][task.qi].push(outcome);
+    done += 1;
+    if (!flags.json) io.err(`\r${done}/${tasks.length} runs`);
+  });
+  if (!flags.json && tasks.length > 0) io.err("\n");
+  for (const note of notes) io.err(`${note}\n`);
+
+  const results: SkillEvalResult[] = plans.map((plan, p) =>
+    scoreSkill(plan.skill.name, plan.queries, outcomes[p], threshold),
+  );
+  const report: EvalReport = {
+    runsPerQuery: runs,
+    threshold,
+    skills: results,
+    totals: totalsOf(results, Date.now() - started),
+  };
+  io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatEvalTable(report));
+  return results.every((r) => r.passed === r.queries) ? 0 : 1;
+}
+
+/** Which skills to evaluate and their queries: the named ones, or every skill with evals/triggers.json. */
+function planEvaluation(names: string[], skills: readonly Skill[], flags: EvalFlags): Plan[] {
+  const chosen = names.map((name) => {
+    const skill = findSkillByName(skills, name);
+    if (!skill)
+      throw new UsageError(`no skill named '${name}' here (hx skills list shows the skills hx finds)`);
+    return skill;
+  });
+  if (flags.queries !== undefined) {
+    const file = readTriggerFile(path.resolve(flags.cwd ?? process.cwd(), flags.queries));
+    if (!file.ok) throw new UsageError(file.error);
+    const named = new Set(file.queries.flatMap((q) => (q.skill ? [q.skill] : [])));
+    const targets = chosen.length > 0 ? chosen : [...named].map((name) => findSkill(skills, name));
+    const unlabelled = file.queries.filter((q) => !q.skill);
+    if (unlabelled.length > 0 && targets.length !== 1) {
+      throw new UsageError(
+        `--queries: entries without a "skill" field need exactly one skill name (hx skills eval NAME --queries ${flags.queries})`,
+      );
+    }
+    return targets.map((skill) => ({
+      skill: loadable(skill),
+      queries: file.queries.filter((q) => (q.skill ? q.skill === skill.name : true)),
+    }));
+  }
+  const targets =
+    chosen.length > 0 ? chosen : skills.filter((s) => readTriggerFile(path.join(s.dir, TRIGGERS_FILE)).ok);
+  if (targets.length === 0) {
+    throw new UsageError(
+      `no skill here has ${TRIGGERS_FILE}; write one in a skill's folder ([{"query": "...", "should_trigger": true}, ...]) or pass --queries FILE`,
+    );
+  }
+  return targets.map((skill) => {
+    const file = readTriggerFile(path.join(skill.dir, TRIGGERS_FILE));
+    if (!file.ok) throw new UsageError(`${skill.name}: ${file.error}. Write it, or pass --queries FILE.`);
+    return { skill: loadable(skill), queries: file.queries };
+  });
+}
+
+function findSkill(skills: readonly Skill[], name: string): Skill {
+  const skill = findSkillByName(skills, name);
+  if (!skill) throw new UsageError(`--queries names the skill '${name}', which hx does not find here`);
+  return skill;
+}
+
+function loadable(skill: Skill): Skill {
+  if (skill.disableModelInvocation) {
+    throw new UsageError(
+      `${skill.name} cannot be triggered by the model (disable-model-invocation); nothing to measure`,
+    );
+  }
+  return skill;
+}
+
+/**
+ * One fresh session for one query: the probe sees the first model reply and cancels the run
+ * before any tool executes, so nothing is changed and no transcript is written.
+ */
+async function runOnce(
+  prepared: PreparedRun,
+  query: string,
+  skills: readonly Skill[],
+  note: (line: string) => void,
+): Promise<RunOutcome> {
+  const started = Date.now();
+  const controller = new AbortController();
+  let calls: ToolCall[] | undefined;
+  const usage = { input: 0, output: 0 };
+  const probe: Capability = {
+    name: "eval-probe",
+    observers: [
+      (event: AgentEvent) => {
+        if (event.type !== "assistant_message") return;
+        usage.input += event.usage.inputTokens;
+        usage.output += event.usage.outputTokens;
+        calls = event.message.toolCalls;
+        controller.abort();
+      },
+    ],
+  };
+  const session = await createSession({
+    cwd: prepared.cwd,
+    provider: prepared.provider,
+    settings: prepared.settings,
+    maxTurns: 1,
+    verbose: false,
+    contextWindow: prepared.contextWindow,
+    persist: false,
+    log: note,
+    extraCapabilities: () => [probe],
+  });
+  const outcome = (fields: Pick<RunOutcome, "loaded" | "first" | "error">): RunOutcome => ({
+    ...fields,
+    inputTokens: usage.input,
+    outputTokens: usage.output,
+    ms: Date.now() - started,
+  });
+  try {
+    const result = await session.run(query, { emit: () => {}, signal: controller.signal });
+    if (result.refused) return outcome({ loaded: [], first: "error", error: `refused: ${result.refused}` });
+    if (calls === undefined)
+      return outcome({ loaded: [], first: "error", error: result.error?.message ?? "no reply" });
+    if (calls.length === 0) return outcome({ loaded: [], first: "answer" });
+    const loaded = calls.filter((c) => c.name === LOAD_SKILL_TOOL_NAME).map((c) => loadedName(c, skills));
+    return outcome({ loaded, first: loaded.length > 0 ? "load_skill" : "tool" });
+  } finally {
+    await session.close();
+  }
+}
+
+/** The skill a load_skill call names, resolved as load_skill resolves it (or as written). */
+function loadedName(call: ToolCall, skills: readonly Skill[]): string {
+  let name = "";
+  try {
+    const args = JSON.parse(call.arguments) as { name?: unknown };
+    if (typeof args.name === "string") name = args.name.trim();
+  } catch {
+    // arguments that are not JSON name no skill
+  }
+  return findSkillByName(skills, name)?.name ?? (name || "(no name)");
+}
+
+async function pool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}
+
+function positiveInteger(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new UsageError(`${flag}: give a whole number of at least 1`);
+  return value;
+}

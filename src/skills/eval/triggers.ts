@@ -83,7 +83,9 @@ function assignSplits(queries: Array<Omit<TriggerQuery, "split"> & { split?: Eva
       .filter(({ q }) => q.shouldTrigger === label && q.split === undefined)
       .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.index - b.index));
     const train = Math.round(open.length * TRAIN_SHARE);
-    open.forEach(({ index }, position) => assigned.set(index, position < train ? "train" : "validation"));
+    for (const [position, { index }] of open.entries()) {
+      assigned.set(index, position < train ? "train" : "validation");
+    }
   }
   return queries.map((q, index) => ({ ...q, split: q.split ?? assigned.get(index) ?? "train" }));
 }

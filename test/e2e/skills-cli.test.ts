@@ -24,6 +24,7 @@ interface ListedSkill {
   source: string;
   warnings: string[];
   inCatalog: boolean;
+  userInvocable: boolean;
   catalog: "full" | "shortened" | "name-only";
 }
 interface Verdict {
@@ -68,6 +69,7 @@ describe("hx skills list", () => {
       source: "project",
       warnings: [],
       inCatalog: true,
+      userInvocable: true,
       catalog: "full",
     });
     const empty = await listJson([], { cwd: tempDir() });

@@ -4,7 +4,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { findBackend, probeBackend } from "../src/sandbox/detect.js";
-import { createSandbox } from "../src/sandbox/index.js";
+import { createSandbox, resolveSandboxOptions } from "../src/sandbox/index.js";
 import { createBashTool } from "../src/tools/bash.js";
 import { Workspace } from "../src/tools/workspace.js";
 import type { BenchRow } from "./types.js";
@@ -38,13 +38,7 @@ export async function run(): Promise<BenchRow[]> {
       },
     ];
   }
-  const sandbox = createSandbox({
-    mode: "workspace-write",
-    network: false,
-    required: false,
-    workspaceRoot: root,
-    writablePaths: [],
-  });
+  const sandbox = createSandbox(resolveSandboxOptions({ workspaceRoot: root }).options);
   await sandbox.check();
   // Alternate the two, so a busy machine slows both alike.
   const [plain, boxed] = await medians(RUNS, [call(createBashTool()), call(createBashTool({ sandbox }))]);

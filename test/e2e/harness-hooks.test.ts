@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHx } from "../support/run-hx.js";
 import {
+  commandHook,
   hookLines,
   messagesOf,
   statsLine,
@@ -18,11 +19,7 @@ import {
 const h = useHarness();
 const bypass = ["--permission-mode", "bypassPermissions"];
 
-const hook = (command: string, timeout?: number) => ({
-  type: "command",
-  command,
-  ...(timeout ? { timeout } : {}),
-});
+const hook = commandHook;
 
 /** A hook that appends its stdin (one JSON line) to `file`. */
 const recordTo = (file: string) => hook(`cat >> '${file}'`);

@@ -48,6 +48,13 @@ export function useHarness(): HarnessContext {
   return context;
 }
 
+/** A command hook as settings hold it, with an optional timeout in seconds. */
+export const commandHook = (command: string, timeout?: number) => ({
+  type: "command",
+  command,
+  ...(timeout ? { timeout } : {}),
+});
+
 /** Writes `.hx/<file>` (default settings.json) in the project. */
 export function writeSettings(work: string, settings: unknown, file = "settings.json"): void {
   mkdirSync(path.join(work, ".hx"), { recursive: true });

@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  commandHook,
   messagesOf,
   statsLine,
   tempDir,
@@ -15,11 +16,7 @@ import {
 
 const h = useHarness();
 const bypass = ["--permission-mode", "bypassPermissions"];
-const hook = (command: string, timeout?: number) => ({
-  type: "command",
-  command,
-  ...(timeout ? { timeout } : {}),
-});
+const hook = commandHook;
 /** A hook command printing `answer` as JSON. */
 const answers = (answer: unknown) => hook(`cat >/dev/null; echo '${JSON.stringify(answer)}'`);
 const preToolUse = (permissionDecision: string, permissionDecisionReason?: string) =>

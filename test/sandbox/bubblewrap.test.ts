@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolOutput } from "../../src/core/tool.js";
-import { createSandbox, type SandboxOptions } from "../../src/sandbox/index.js";
+import { createSandbox, resolveSandboxOptions, type SandboxOptions } from "../../src/sandbox/index.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import { Workspace } from "../../src/tools/workspace.js";
 import { tempDir } from "../support/run-hx.js";
@@ -17,18 +17,13 @@ afterEach(() => {
 function sandboxed(overrides: Partial<SandboxOptions> = {}) {
   const root = realpathSync(tempDir("hx-sbx-ws-"));
   const sandbox = createSandbox({
-    mode: "workspace-write",
-    network: false,
-    required: false,
-    workspaceRoot: root,
-    writablePaths: [],
+    ...resolveSandboxOptions({ workspaceRoot: root }).options,
     tempRoot: realpathSync(tempDir("hx-sbx-tmp-")),
     ...overrides,
-    ...(overrides.workspaceRoot ? {} : { workspaceRoot: root }),
   });
   disposers.push(() => sandbox.dispose());
   const tool = createBashTool({ sandbox });
-  const workspace = new Workspace(overrides.workspaceRoot ?? root);
+  const workspace = new Workspace(root);
   const notices: string[] = [];
   const run = async (command: string, timeout?: number): Promise<string> => {
     const output = (await tool.execute(
@@ -44,7 +39,7 @@ function sandboxed(overrides: Partial<SandboxOptions> = {}) {
     )) as ToolOutput;
     return output.content;
   };
-  return { root: overrides.workspaceRoot ?? root, sandbox, run, notices };
+  return { root, sandbox, run, notices };
 }
 
 describe(`the bubblewrap sandbox around bash${skipReason}`, () => {

@@ -43,7 +43,8 @@
  *   server.replyWith((request, reply) => {        // when the queue is empty: build the answer
  *     reply.text(request.body.tools?.length ? "with tools" : "a summary"); // from the request
  *   });                                           // (long scripted sessions, summary calls)
- *   server.requests                               // every request: method, path, headers, body
+ *   server.requests                               // every request: method, path, headers, body,
+ *                                                 // receivedAt / respondedAt (performance.now())
  *   server.pending()                              // queued responses not used yet
  *   await server.close();
  *
@@ -76,6 +77,10 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary request fields.
   body: any;
+  /** performance.now() when the whole request had arrived (benches time the client with it). */
+  receivedAt: number;
+  /** performance.now() when the last byte of the response was handed to the OS; unset before. */
+  respondedAt?: number;
 }
 
 type Scripted =
@@ -133,8 +138,12 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       path,
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
       body: parseJson(text),
+      receivedAt: performance.now(),
     };
     requests.push(recorded);
+    res.once("finish", () => {
+      recorded.respondedAt = performance.now();
+    });
     const wire: Wire | undefined = path.endsWith("/chat/completions")
       ? "openai"
       : path.endsWith("/messages")

@@ -1,0 +1,40 @@
+// Timing helpers for benches on a shared, noisy machine: every figure is measured in rounds
+// interleaved with `node -e 0`, so a load spike slows both sides of a ratio alike, and the
+// verdict is the median of the per-round ratios.
+import { type SpawnOptions, spawn } from "node:child_process";
+
+export interface Timed {
+  /** Wall time from spawn to the process's exit, in ms. */
+  ms: number;
+  /** performance.now() at exit. */
+  exitAt: number;
+  code: number | null;
+}
+
+/** Runs a command to its exit (not to its pipes closing) and times it. */
+export function timedSpawn(command: string, args: string[], options: SpawnOptions = {}): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(command, args, { stdio: "ignore", ...options });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const exitAt = performance.now();
+      resolve({ ms: exitAt - start, exitAt, code });
+    });
+  });
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Median of the per-round ratios a[i] / b[i]. */
+export function pairedRatio(a: readonly number[], b: readonly number[]): number {
+  return median(a.map((value, i) => value / b[i]));
+}
+
+export const ms = (value: number) => `${value.toFixed(0)} ms`;
+export const times = (ratio: number) => `${ratio.toFixed(2)}×`;

@@ -1,38 +1,8 @@
 import { describeHtml, firstLine } from "./sdk-api-errors.js";
-import { ProtocolError, ResponseTooLargeError } from "./stream-errors.js";
+import { ProtocolError } from "./stream-errors.js";
 
 /** How much of a body that is not an event stream is read to describe it. */
 const PREVIEW_BYTES = 4096;
-
-/**
- * `fetch` for an SDK client whose response bodies fail with ResponseTooLargeError once more
- * than `maxBytes` arrive, so a runaway answer (or one endless line) never fills memory.
- * `onBytes` hears of every chunk that arrives (keep-alive comments the SDKs skip included).
- */
-export function boundedFetch(
-  maxBytes: number,
-  onBytes: () => void = () => {},
-  inner: typeof fetch = globalThis.fetch,
-): typeof fetch {
-  return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-    const response = await inner(input, init);
-    if (!response.body) return response;
-    let seen = 0;
-    const counter = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        onBytes();
-        seen += chunk.byteLength;
-        if (seen > maxBytes) controller.error(new ResponseTooLargeError(maxBytes));
-        else controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(counter), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  }) as typeof fetch;
-}
 
 /**
  * Checks that a 2xx answer to a streaming request is an event stream. A JSON body (a server

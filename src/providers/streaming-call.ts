@@ -1,6 +1,7 @@
 import type { RetryInfo, StreamDelta } from "../core/events.js";
 import { classifyFailure, type SdkErrorClasses } from "./errors.js";
 import type { EndpointInfo } from "./failure.js";
+import { HttpConnections } from "./http-fetch.js";
 import { type CallLimits, callLimits } from "./limits.js";
 import type {
   CompleteOptions,
@@ -10,7 +11,7 @@ import type {
   ProviderConfig,
 } from "./provider.js";
 import { ProviderError } from "./provider.js";
-import { boundedFetch, expectEventStream } from "./response-guard.js";
+import { expectEventStream } from "./response-guard.js";
 import { withRetries } from "./retry.js";
 import {
   EmptyAnswerError,
@@ -71,6 +72,7 @@ const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 export function createStreamingProvider<Event>(spec: StreamingProviderSpec<Event>): ModelProvider {
   const limits = callLimits(spec.config);
   const context = { endpoint: spec.endpoint, sdk: spec.sdkErrors, limits };
+  const connections = new HttpConnections();
   async function complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     const body = spec.buildBody(request);
     let streamed: RetryInfo["discard"] = { text: 0, reasoning: 0 };
@@ -84,7 +86,7 @@ export function createStreamingProvider<Event>(spec: StreamingProviderSpec<Event
       signal: options.signal,
       attempt: () => {
         streamed = { text: 0, reasoning: 0 };
-        return runAttempt(spec, limits, body, onDelta, options.signal);
+        return runAttempt(spec, limits, connections, body, onDelta, options.signal);
       },
       classify: (error) => classifyFailure(error, context),
       onRetry: (notice) => options.onRetry?.({ ...notice, discard: streamed }),
@@ -102,6 +104,7 @@ export function createStreamingProvider<Event>(spec: StreamingProviderSpec<Event
 async function runAttempt<Event>(
   spec: StreamingProviderSpec<Event>,
   limits: CallLimits,
+  connections: HttpConnections,
   body: unknown,
   onDelta: (delta: StreamDelta) => void,
   userSignal: AbortSignal | undefined,
@@ -125,7 +128,7 @@ async function runAttempt<Event>(
   try {
     opened = await spec.openStream(body, {
       signal: controller.signal,
-      fetch: boundedFetch(limits.maxResponseBytes, () => touch()),
+      fetch: connections.fetch({ maxBytes: limits.maxResponseBytes, onBytes: touch }),
     });
     touch();
     await expectEventStream(opened.response);

@@ -7,7 +7,7 @@
  * Each value's error says what was expected in words (`must be a list of rules, got a
  * string`), see `expected()`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { MIN_CONTEXT_WINDOW } from "../context/windows.js";
 import { HOOK_EVENTS, TOOL_EVENTS } from "../hooks/events.js";
 import { compileMatcher } from "../hooks/matcher.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { closestName, editDistance } from "../skills/suggest.js";
 import { describeValue } from "./schema-messages.js";

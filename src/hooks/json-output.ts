@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Claude Code's JSON answer on a hook's stdout (exit 0 only). Every field is optional; a

@@ -33,7 +33,7 @@
  * (`(request) => reply`), a ProviderError to throw, `push()`es more, and keeps every request it
  * was sent (deep-copied) in `requests`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { expected } from "../config/schema-messages.js";
 import { errorMessage } from "../core/error-message.js";
 import type { StreamDelta } from "../core/events.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool, type Tool } from "../tools/tool.js";
 import { formatSkillContent } from "./skill-content.js";
 import { orderBySimilarity } from "./suggest.js";

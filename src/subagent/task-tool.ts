@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { LoopExtension } from "../agent/extension.js";
 import { errorMessage } from "../core/error-message.js";
 import type { AgentResult } from "../core/events.js";

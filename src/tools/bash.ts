@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
 import { ToolError, type ToolOutput } from "../core/tool.js";
 import { ProcessGroups } from "../process/process-groups.js";

@@ -1,6 +1,6 @@
 import type { Stats } from "node:fs";
 import { createPatch } from "diff";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../core/tool.js";
 import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
 import { formatBytes, readAllCapped } from "../fs/regular-file.js";

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { glob } from "tinyglobby";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../core/tool.js";
 import { GitignoreFilter } from "./gitignore.js";
 import { defineTool } from "./tool.js";

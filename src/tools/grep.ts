@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../core/tool.js";
 import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";

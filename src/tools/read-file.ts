@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../core/tool.js";
 import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
 import { formatBytes } from "../fs/regular-file.js";

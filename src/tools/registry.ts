@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { errorMessage } from "../core/error-message.js";
 import type { ToolCall } from "../core/messages.js";
 import { ToolError, type ToolOutput, type ToolSchema } from "../core/tool.js";

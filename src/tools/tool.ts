@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { EventSink } from "../core/events.js";
 import type { ToolEffect, ToolOutput } from "../core/tool.js";
 import type { FileChange } from "./file-change.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { previewWrite } from "./file-change.js";
 import { writeForTool } from "./file-write.js";
 import { defineTool } from "./tool.js";

@@ -1,5 +1,4 @@
 import type { Stats } from "node:fs";
-import { createPatch } from "diff";
 import * as z from "zod";
 import { ToolError } from "../core/tool.js";
 import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
@@ -65,7 +64,7 @@ export const editFileTool = defineTool({
     const updated = replaceAt(text, offsets, oldText.length, newText);
     await writeForTool(ctx.workspace, file, shown, encodeText(updated, bom, crlf), stats);
     const count = offsets.length === 1 ? "1 occurrence" : `${offsets.length} occurrences`;
-    return `Edited ${shown}: replaced ${count}.\n${diffOf(shown, text, updated)}`;
+    return `Edited ${shown}: replaced ${count}.\n${await diffOf(shown, text, updated)}`;
   },
 });
 
@@ -140,8 +139,9 @@ function noMatchMessage(shown: string, text: string, oldText: string): string {
   return `${base} It matches ${where} if whitespace is ignored, so the indentation or spacing differs. The file has:\n${excerpt}`;
 }
 
-/** The hunks of a unified diff (no file header), capped. */
-function diffOf(shown: string, before: string, after: string): string {
+/** The hunks of a unified diff (no file header), capped. `diff` loads on the first edit. */
+async function diffOf(shown: string, before: string, after: string): Promise<string> {
+  const { createPatch } = await import("diff");
   const patch = createPatch(shown, before, after, undefined, undefined, { context: 3 });
   const hunks = patch.slice(Math.max(0, patch.indexOf("@@"))).replace(/\n$/, "");
   return truncate(hunks, {

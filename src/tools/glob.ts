@@ -1,9 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { glob } from "tinyglobby";
 import * as z from "zod";
 import { ToolError } from "../core/tool.js";
-import { GitignoreFilter } from "./gitignore.js";
 import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { isInside, pathRuleSubject } from "./workspace.js";
@@ -40,6 +38,11 @@ export const globTool = defineTool({
       );
     }
 
+    // Loaded on the first glob, not at start-up.
+    const [{ glob }, { GitignoreFilter }] = await Promise.all([
+      import("tinyglobby"),
+      import("./gitignore.js"),
+    ]);
     const found = await glob(args.pattern, {
       cwd: dir,
       absolute: true,

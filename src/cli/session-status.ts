@@ -1,3 +1,4 @@
+import { formatCount } from "../core/format-count.js";
 import type { Usage } from "../core/messages.js";
 import type { SandboxStatus } from "../sandbox/types.js";
 import { costOf, formatCost, type PriceTable } from "./prices.js";
@@ -50,7 +51,7 @@ export function formatCostReport(usage: Usage, model: string, prices: PriceTable
   const uncached = Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens);
   const price = prices.priceOf(model);
   const row = (label: string, tokens: number, perMillion: number | undefined) =>
-    `  ${label.padEnd(20)} ${tokens.toLocaleString("en-US").padStart(12)}${
+    `  ${label.padEnd(20)} ${formatCount(tokens).padStart(12)}${
       price && perMillion !== undefined
         ? `  × $${perMillion}/M = ${formatCost((tokens * perMillion) / 1e6)}`
         : ""

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { estimateTokens } from "../context/tokens.js";
 import { errorMessage } from "../core/error-message.js";
+import { formatCount } from "../core/format-count.js";
 import { formatBytes } from "../fs/regular-file.js";
 import { UsageError } from "./run-config.js";
 
@@ -25,7 +26,7 @@ export function fitTaskToWindow(
     writeFileSync(file, task);
   } catch (error) {
     throw new UsageError(
-      `the task is ~${tokens.toLocaleString("en-US")} tokens, more than a quarter of the context window, and could not be saved to ${relative} (${errorMessage(error)}); shorten it or raise --context-window.`,
+      `the task is ~${formatCount(tokens)} tokens, more than a quarter of the context window, and could not be saved to ${relative} (${errorMessage(error)}); shorten it or raise --context-window.`,
     );
   }
   // The start of the task, about an eighth of the window, cut at a line end where there is one.
@@ -33,7 +34,7 @@ export function fitTaskToWindow(
   const cut = task.lastIndexOf("\n", headChars);
   const head = task.slice(0, cut > headChars / 2 ? cut : headChars);
   options.log(
-    `the task is ~${tokens.toLocaleString("en-US")} tokens, more than a quarter of the ${options.window.toLocaleString("en-US")}-token context window; saved to ${relative}, the model gets its start and the path`,
+    `the task is ~${formatCount(tokens)} tokens, more than a quarter of the ${formatCount(options.window)}-token context window; saved to ${relative}, the model gets its start and the path`,
   );
-  return `${head}\n\n[The task continues: it is ~${tokens.toLocaleString("en-US")} tokens, too long to send whole in a ${options.window.toLocaleString("en-US")}-token context window. The whole task (${formatBytes(Buffer.byteLength(task))}) is saved in ${relative}; read it with read_file (offset/limit) before you start.]`;
+  return `${head}\n\n[The task continues: it is ~${formatCount(tokens)} tokens, too long to send whole in a ${formatCount(options.window)}-token context window. The whole task (${formatBytes(Buffer.byteLength(task))}) is saved in ${relative}; read it with read_file (offset/limit) before you start.]`;
 }

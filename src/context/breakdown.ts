@@ -1,3 +1,4 @@
+import { formatCount } from "../core/format-count.js";
 import type { Message } from "../core/messages.js";
 import type { ToolSchema } from "../core/tool.js";
 import { findLoadedSkills } from "./skill-bodies.js";
@@ -77,11 +78,11 @@ export function renderContextTable(breakdown: ContextBreakdown, label?: string):
     ["history", breakdown.history, ""],
     ["free space", breakdown.free, ""],
   ];
-  const numbers = rows.map(([, n]) => n.toLocaleString("en-US"));
+  const numbers = rows.map(([, n]) => formatCount(n));
   const width = Math.max(...numbers.map((n) => n.length));
   const head =
-    `Context${label ? ` (${label})` : ""}: ${breakdown.used.toLocaleString("en-US")} of ` +
-    `${window.toLocaleString("en-US")} tokens used (${pct(breakdown.used)}), estimated at ~4 chars per token`;
+    `Context${label ? ` (${label})` : ""}: ${formatCount(breakdown.used)} of ` +
+    `${formatCount(window)} tokens used (${pct(breakdown.used)}), estimated at ~4 chars per token`;
   const lines = rows.map(
     ([name, n, note], i) => `  ${name.padEnd(14)}${numbers[i].padStart(width)}  ${pct(n).padStart(6)}${note}`,
   );

@@ -2,6 +2,7 @@ import type { LoopExtension, LoopState } from "../agent/extension.js";
 import type { CompactionDetail, Conversation } from "../core/conversation.js";
 import { errorMessage } from "../core/error-message.js";
 import type { EventSink } from "../core/events.js";
+import { formatCount } from "../core/format-count.js";
 import type { Message } from "../core/messages.js";
 import type { ToolSchema } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
@@ -210,7 +211,7 @@ export class ContextCompactor {
     emit?.({
       type: "notice",
       level: "info",
-      text: `context: shortened ${result.shortened} older tool result(s), saving ~${result.savedTokens.toLocaleString("en-US")} tokens`,
+      text: `context: shortened ${result.shortened} older tool result(s), saving ~${formatCount(result.savedTokens)} tokens`,
     });
     return true;
   }
@@ -316,8 +317,8 @@ function describeCompaction(record: CompactionRecord): string {
   const skills = record.reinjectedSkills.length ? `; skills kept: ${record.reinjectedSkills.join(", ")}` : "";
   return (
     `context compacted (${record.trigger}): ${record.droppedMessages} message(s) summarised, ${record.keptMessages} kept; ` +
-    `~${record.tokensBefore.toLocaleString("en-US")} → ~${record.tokensAfter.toLocaleString("en-US")} tokens ` +
-    `(saved ~${saved.toLocaleString("en-US")})${skills}`
+    `~${formatCount(record.tokensBefore)} → ~${formatCount(record.tokensAfter)} tokens ` +
+    `(saved ~${formatCount(saved)})${skills}`
   );
 }
 

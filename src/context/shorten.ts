@@ -1,3 +1,4 @@
+import { formatCount } from "../core/format-count.js";
 import type { Message } from "../core/messages.js";
 import { keepsWhole } from "./skill-bodies.js";
 import { estimateTokens } from "./tokens.js";
@@ -57,5 +58,5 @@ function shortenText(text: string, headChars: number, tailChars: number): string
   const head = text.slice(0, headChars);
   const tail = text.slice(text.length - tailChars);
   const omitted = text.length - head.length - tail.length;
-  return `${head}\n${SHORTENED_NOTE}: ${omitted.toLocaleString("en-US")} chars omitted; run the tool again if you need them]\n${tail}`;
+  return `${head}\n${SHORTENED_NOTE}: ${formatCount(omitted)} chars omitted; run the tool again if you need them]\n${tail}`;
 }

@@ -1,4 +1,5 @@
 import type { LoopExtension } from "../agent/extension.js";
+import { formatCount } from "../core/format-count.js";
 import { spillToolOutput } from "./spill.js";
 import { estimateTokens } from "./tokens.js";
 
@@ -18,8 +19,8 @@ export function createSkillSizeGuard(options: { window: number; workspaceRoot: s
       if (skill === undefined || output.isError) return undefined;
       const tokens = estimateTokens(output.content);
       if (tokens <= quarter) return undefined;
-      const size = `~${tokens.toLocaleString("en-US")} tokens`;
-      const window = `${options.window.toLocaleString("en-US")}-token context window`;
+      const size = `~${formatCount(tokens)} tokens`;
+      const window = `${formatCount(options.window)}-token context window`;
       if (tokens <= options.window / 2) {
         state.emit({
           type: "notice",

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LoopExtension } from "../agent/extension.js";
+import { formatCount } from "../core/format-count.js";
 import type { ToolOutput } from "../core/tool.js";
 import { keepsWhole } from "./skill-bodies.js";
 
@@ -48,7 +49,7 @@ export function createToolOutputSpill(options: SpillOptions): LoopExtension {
       state.emit({
         type: "notice",
         level: "info",
-        text: `${prepared.call.name} output (${output.content.length.toLocaleString("en-US")} chars) saved to ${spilled.relativePath}; the model sees a preview`,
+        text: `${prepared.call.name} output (${formatCount(output.content.length)} chars) saved to ${spilled.relativePath}; the model sees a preview`,
       });
       return spilled.output;
     },
@@ -73,7 +74,7 @@ export function spillToolOutput(
   const nextLine = endsMidLine ? Math.max(1, shownLines) : shownLines + 1;
   const totalLines = output.content.split("\n").length;
   const note =
-    `[Output too long for the conversation: ${output.content.length.toLocaleString("en-US")} chars, ${totalLines.toLocaleString("en-US")} lines. ` +
+    `[Output too long for the conversation: ${formatCount(output.content.length)} chars, ${formatCount(totalLines)} lines. ` +
     `Above: the first ${shownLines} line(s). The full output is saved in ${relativePath}; ${howToRead(relativePath, nextLine)}]`;
   const content = preview === "" ? note : `${preview}\n${note}`;
   return { output: output.isError ? { content, isError: true } : { content }, relativePath };

@@ -1,4 +1,5 @@
 import { errorMessage } from "../core/error-message.js";
+import { formatCount } from "../core/format-count.js";
 import type { Message, SkillSpan, Usage } from "../core/messages.js";
 import type { ModelProvider } from "../providers/provider.js";
 
@@ -104,7 +105,7 @@ function fitToBudget(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const head = Math.floor(maxChars / 3);
   const tail = maxChars - head;
-  return `${text.slice(0, head)}\n\n[... ${(text.length - maxChars).toLocaleString("en-US")} chars of the middle omitted ...]\n\n${text.slice(text.length - tail)}`;
+  return `${text.slice(0, head)}\n\n[... ${formatCount(text.length - maxChars)} chars of the middle omitted ...]\n\n${text.slice(text.length - tail)}`;
 }
 
 function clip(text: string, max: number): string {

@@ -7,6 +7,7 @@ import {
   DEFAULT_SPILL_LIMIT_CHARS,
   renderContextTable,
 } from "../context/index.js";
+import { formatCount } from "../core/format-count.js";
 import type { Message } from "../core/messages.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
@@ -72,7 +73,7 @@ export function setUpContext(
         });
         io.print(
           record
-            ? `Compacted: ${record.droppedMessages} message(s) summarised, ${record.keptMessages} kept; ~${record.tokensBefore.toLocaleString("en-US")} → ~${record.tokensAfter.toLocaleString("en-US")} tokens.`
+            ? `Compacted: ${record.droppedMessages} message(s) summarised, ${record.keptMessages} kept; ~${formatCount(record.tokensBefore)} → ~${formatCount(record.tokensAfter)} tokens.`
             : "Nothing to compact yet.",
         );
       },

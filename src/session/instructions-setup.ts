@@ -1,3 +1,4 @@
+import { formatCount } from "../core/format-count.js";
 import type { Capability, SessionBasics } from "./capability.js";
 import { loadProjectInstructions, MAX_INSTRUCTION_CHARS } from "./project-instructions.js";
 
@@ -14,7 +15,7 @@ export function setUpProjectInstructions(
   const instructions = loadProjectInstructions(basics.cwd, maxChars);
   if (instructions.truncated) {
     basics.log(
-      `warning: project instructions (${instructions.files.join(", ")}) were cut to ${maxChars.toLocaleString("en-US")} characters to fit the context window`,
+      `warning: project instructions (${instructions.files.join(", ")}) were cut to ${formatCount(maxChars)} characters to fit the context window`,
     );
   } else if (basics.verbose && instructions.files.length > 0) {
     basics.log(`instructions: ${instructions.files.join(", ")}`);

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
+import { formatCount } from "../core/format-count.js";
 import { ToolError, type ToolOutput } from "../core/tool.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import { runProcess } from "../process/run-process.js";
@@ -53,7 +54,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof param
     description:
       `Runs a command with bash -c in the workspace root; returns stdout and stderr combined. ` +
       `Timeout in seconds (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}). When it ends, all it started stops, background jobs too. ` +
-      `No stdin. Output over ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} chars shows start and end; the rest is in a file the result names. ` +
+      `No stdin. Output over ${formatCount(MAX_OUTPUT_CHARS)} chars shows start and end; the rest is in a file the result names. ` +
       `A non-zero exit is reported as "Exit code: N". Prefer read_file, glob and grep for reading and searching.` +
       (options.sandboxNote ? ` ${options.sandboxNote}` : ""),
     parameters,
@@ -106,7 +107,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof param
         ctx.emit({
           type: "notice",
           level: "info",
-          text: `bash output (${total.toLocaleString("en-US")} chars) saved to ${saved.relativePath}; the model sees its start and end`,
+          text: `bash output (${formatCount(total)} chars) saved to ${saved.relativePath}; the model sees its start and end`,
         });
       }
       const shown = truncate(output, {

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { formatCount } from "../core/format-count.js";
 import { ToolError } from "../core/tool.js";
 import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
 import { formatBytes } from "../fs/regular-file.js";
@@ -25,7 +26,7 @@ const parameters = z.object({
 export const readFileTool = defineTool({
   name: "read_file",
   description:
-    `Reads a text file with line numbers. At most ${MAX_LINES} lines and ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} chars per call; ` +
+    `Reads a text file with line numbers. At most ${MAX_LINES} lines and ${formatCount(MAX_OUTPUT_CHARS)} chars per call; ` +
     `lines over ${MAX_LINE_CHARS} chars are cut. When more remains the result ends with the offset to continue from. ` +
     `Binary files are described, not shown; use glob to list a directory.`,
   parameters,
@@ -107,11 +108,11 @@ function formatLine(number: number, line: WindowLine): string {
     text = text.slice(0, MAX_LINE_CHARS);
     // The first MAX_LINE_CHARS chars were cut from bytes we kept whole, or from a longer line.
     const rest = line.cut
-      ? `${(line.bytes - Buffer.byteLength(text)).toLocaleString("en-US")} more bytes`
+      ? `${formatCount(line.bytes - Buffer.byteLength(text))} more bytes`
       : `${line.text.length - MAX_LINE_CHARS} more chars`;
     text = `${text}… [line cut: ${rest}]`;
   } else if (line.cut) {
-    text = `${text}… [line cut: ${(line.bytes - Buffer.byteLength(text)).toLocaleString("en-US")} more bytes]`;
+    text = `${text}… [line cut: ${formatCount(line.bytes - Buffer.byteLength(text))} more bytes]`;
   }
   return `${String(number).padStart(6)}\t${text}`;
 }

@@ -3,6 +3,7 @@
  * both ends, and replaces what it drops with a note that says how much was cut and what the
  * model can do next. The result, note included, never exceeds `maxChars`.
  */
+import { formatCount } from "../core/format-count.js";
 
 /** Which part of the text survives: the start (file reads), the end, or both (command output). */
 export type KeepPart = "head" | "tail" | "both";
@@ -134,7 +135,7 @@ function takeLines(
 
 function formatNote(cut: Cut, keep: KeepPart, options: TruncateOptions): string {
   const unit = options.unit ?? "lines";
-  const amount = `${cut.omittedLines.toLocaleString("en-US")} ${unit} (${cut.omittedChars.toLocaleString("en-US")} chars)`;
+  const amount = `${formatCount(cut.omittedLines)} ${unit} (${formatCount(cut.omittedChars)} chars)`;
   const where =
     keep === "head"
       ? `… ${amount} more not shown.`

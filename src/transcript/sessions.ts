@@ -43,7 +43,9 @@ export function listSessions(workspaceRoot: string): SessionInfo[] {
       }
     }
   }
-  return sessions.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || b.id.localeCompare(a.id));
+  return sessions.sort(
+    (a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
 }
 
 function transcriptFiles(dir: string): string[] {

@@ -1,4 +1,4 @@
-// Runs the real, built `hx` binary (bin/hx.js → dist/hx.js) as a child process, the way a
+// Runs the real, built `hx` binary (bin/hx.cjs → dist/hx.js) as a child process, the way a
 // user does, with an isolated HOME and no real API keys.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const HX_BIN = path.join(REPO_ROOT, "bin", "hx.js");
+export const HX_BIN = path.join(REPO_ROOT, "bin", "hx.cjs");
 /** ../shared next to the project; tests that read it skip when it is absent. */
 export const SHARED_DIR = path.resolve(REPO_ROOT, "../shared");
 

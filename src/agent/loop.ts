@@ -113,14 +113,83 @@ export async function runAgentLoop(
       return finish({ text: message.content, stop: cut ? "length" : "done" });
     }
 
-    for (const call of message.toolCalls) {
-      const result = signal.aborted
-        ? cancelledResult(call)
-        : await runToolCall(config, state, call).catch((error) => crashResult(call, error));
-      conversation.append(result.message);
-      config.emit({ type: "tool_result", call, result: result.message, blocked: result.blocked });
+    for (const batch of readOnlyBatches(config.tools, message.toolCalls)) {
+      const results = await runToolCalls(config, state, batch);
+      batch.forEach((call, i) => {
+        conversation.append(results[i].message);
+        config.emit({ type: "tool_result", call, result: results[i].message, blocked: results[i].blocked });
+      });
     }
   }
+}
+
+interface CallResult {
+  message: ToolResultMessage;
+  blocked: boolean;
+}
+
+/**
+ * The calls of one turn in runs that may go together: consecutive calls of tools whose
+ * declared effect is "read" form one run; any other call is a run of its own, so a read
+ * after a write sees the write.
+ */
+function readOnlyBatches(tools: ToolRegistry, calls: readonly ToolCall[]): ToolCall[][] {
+  const batches: ToolCall[][] = [];
+  let reads: ToolCall[] = [];
+  for (const call of calls) {
+    if (tools.get(call.name)?.effect === "read") {
+      reads.push(call);
+      continue;
+    }
+    if (reads.length > 0) batches.push(reads);
+    reads = [];
+    batches.push([call]);
+  }
+  if (reads.length > 0) batches.push(reads);
+  return batches;
+}
+
+/**
+ * Runs a batch: each call is checked in call order (arguments, permissions, hooks: one
+ * question at a time), the admitted ones run concurrently, and their results pass the
+ * after-call extensions in call order. Results come back in call order.
+ */
+async function runToolCalls(
+  config: AgentLoopConfig,
+  state: LoopState,
+  calls: ToolCall[],
+): Promise<CallResult[]> {
+  const admitted: Array<CallResult | PreparedCall> = [];
+  for (const call of calls) {
+    admitted.push(
+      state.signal.aborted
+        ? cancelledResult(call)
+        : await admitToolCall(config, state, call).catch((error) => crashResult(call, error)),
+    );
+  }
+  const outputs = await Promise.all(
+    admitted.map((entry) =>
+      "ok" in entry
+        ? config.tools.run(entry, {
+            workspace: config.workspace,
+            signal: state.signal,
+            callId: entry.call.id,
+            emit: config.emit,
+          })
+        : undefined,
+    ),
+  );
+  const results: CallResult[] = [];
+  for (const [i, entry] of admitted.entries()) {
+    const output = outputs[i];
+    if (!("ok" in entry) || !output) {
+      results.push(entry as CallResult);
+      continue;
+    }
+    const final = await afterToolCall(config, entry, output, state).catch((error) => crashOutput(error));
+    results.push({ message: toolMessage(entry.call, final), blocked: false });
+  }
+  return results;
 }
 
 /**
@@ -131,7 +200,17 @@ export async function runToolCall(
   config: AgentLoopConfig,
   state: LoopState,
   call: ToolCall,
-): Promise<{ message: ToolResultMessage; blocked: boolean }> {
+): Promise<CallResult> {
+  const [result] = await runToolCalls(config, state, [call]);
+  return result;
+}
+
+/** Checks one call: its arguments, then every extension's verdict (a block is a result). */
+async function admitToolCall(
+  config: AgentLoopConfig,
+  state: LoopState,
+  call: ToolCall,
+): Promise<PreparedCall | CallResult> {
   state.stats.toolCalls += 1;
   const prepared = config.tools.prepare(call);
   config.emit({ type: "tool_call", call, args: prepared.ok ? prepared.args : undefined });
@@ -145,15 +224,7 @@ export async function runToolCall(
       return { message: toolMessage(call, { content: decision.block, isError: true }), blocked: true };
     }
   }
-
-  let output = await config.tools.run(prepared, {
-    workspace: config.workspace,
-    signal: state.signal,
-    callId: call.id,
-    emit: config.emit,
-  });
-  output = await afterToolCall(config, prepared, output, state);
-  return { message: toolMessage(call, output), blocked: false };
+  return prepared;
 }
 
 async function afterToolCall(
@@ -182,7 +253,7 @@ function toolMessage(call: ToolCall, output: ToolOutput): ToolResultMessage {
   return message;
 }
 
-function cancelledResult(call: ToolCall) {
+function cancelledResult(call: ToolCall): CallResult {
   return {
     message: toolMessage(call, {
       content: "Error: not run, the turn was cancelled by the user.",
@@ -192,9 +263,12 @@ function cancelledResult(call: ToolCall) {
   };
 }
 
-function crashResult(call: ToolCall, error: unknown) {
-  const text = errorMessage(error);
-  return { message: toolMessage(call, { content: `Error: ${text}`, isError: true }), blocked: false };
+function crashResult(call: ToolCall, error: unknown): CallResult {
+  return { message: toolMessage(call, crashOutput(error)), blocked: false };
+}
+
+function crashOutput(error: unknown): ToolOutput {
+  return { content: `Error: ${errorMessage(error)}`, isError: true };
 }
 
 async function callExtensions(config: AgentLoopConfig, call: (ext: LoopExtension) => unknown): Promise<void> {

@@ -64,7 +64,7 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parame
       "Load a skill's full instructions by its name from the Skills list in the system prompt. " +
       "Returns the instructions and the skill's folder; it does not run anything.",
     parameters,
-    effect: "none",
+    effect: "read",
     ruleSubject: (args) => args.name,
     async execute(args, ctx) {
       const name = typeof args.name === "string" ? args.name.trim() : "";

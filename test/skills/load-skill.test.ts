@@ -39,10 +39,10 @@ function setup(skills?: Skill[]) {
 }
 
 describe("load_skill", () => {
-  it("is a name-only tool with effect none", () => {
+  it("is a name-only tool with effect read (it only reads instructions; runs with other reads)", () => {
     const { tool } = setup();
     expect(tool.name).toBe("load_skill");
-    expect(tool.effect).toBe("none");
+    expect(tool.effect).toBe("read");
     const schema = new ToolRegistry([tool]).schemas()[0].parameters;
     expect(schema).toMatchObject({ type: "object", required: ["name"] });
   });

@@ -142,7 +142,7 @@ function bodyStream(
   const source: Readable = decoder ?? res;
   let finished = false;
   let seen = 0;
-  return new ReadableStream<Uint8Array>({
+  const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const fail = (error: unknown) => {
         if (finished) return;
@@ -184,6 +184,35 @@ function bodyStream(
       res.destroy();
     },
   });
+  return withLockKeepingIterator(stream);
+}
+
+/**
+ * Iteration that never releases the reader of a stream that ended: Node 20 builds a "reader
+ * released" error for every release, and building it creates a new vm context (about 3 ms,
+ * paid after the model's last byte, when the SDKs finish reading a stream). An iteration
+ * stopped early cancels the stream instead.
+ */
+function withLockKeepingIterator(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  Object.defineProperty(stream, Symbol.asyncIterator, {
+    value: async function* () {
+      const reader = stream.getReader();
+      let done = false;
+      try {
+        while (true) {
+          const next = await reader.read();
+          if (next.done) {
+            done = true;
+            return;
+          }
+          yield next.value;
+        }
+      } finally {
+        if (!done) await reader.cancel().catch(() => {});
+      }
+    },
+  });
+  return stream;
 }
 
 /** A decoder for a body the server compressed anyway (hx does not ask for compression). */

@@ -60,6 +60,31 @@ describe("HttpConnections.fetch", () => {
     expect(await response.text()).toBe("data: 1\n\ndata: 2\n\n");
   });
 
+  it("iterates the body with for await (as the SDKs do); stopping early closes the connection", async () => {
+    let closed: () => void = () => {};
+    const serverClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const server = await serve((req, res) => {
+      res.writeHead(200);
+      res.write("a");
+      setTimeout(() => res.write("b"), 5);
+      if (req.url === "/endless") {
+        res.on("close", closed);
+        return;
+      }
+      setTimeout(() => res.end("c"), 10);
+    });
+    const fetch = new HttpConnections().fetch(bounds);
+    const chunks: string[] = [];
+    for await (const chunk of (await fetch(server.url, { method: "POST", body: "" })).body!) {
+      chunks.push(new TextDecoder().decode(chunk));
+    }
+    expect(chunks.join("")).toBe("abc");
+    for await (const _ of (await fetch(`${server.url}/endless`, { method: "POST", body: "" })).body!) break;
+    await serverClosed;
+  });
+
   it("reuses one kept-alive connection for successive requests", async () => {
     const server = await serve((_req, res) => res.end("ok"));
     const fetch = new HttpConnections().fetch(bounds);

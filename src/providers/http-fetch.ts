@@ -151,6 +151,7 @@ function bodyStream(
         res.destroy();
       };
       res.on("data", (chunk: Buffer) => {
+        if (finished) return;
         bounds.onBytes?.();
         seen += chunk.byteLength;
         if (seen > bounds.maxBytes) fail(new ResponseTooLargeError(bounds.maxBytes));

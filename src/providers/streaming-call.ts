@@ -117,8 +117,10 @@ async function runAttempt<Event>(
   let timer: NodeJS.Timeout | undefined;
   // Any byte counts as a sign of life, so servers that send keep-alive comments while they
   // think are not cut off; the timer starts once the headers are in.
+  let ended = false;
   const touch = () => {
-    if (!opened) return;
+    // Bytes that arrive after the attempt ended (the SDK stopped reading) arm nothing.
+    if (!opened || ended) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
       idled = true;
@@ -151,8 +153,11 @@ async function runAttempt<Event>(
     if (idled) throw new StreamStalledError(limits.streamIdleTimeoutMs);
     throw error;
   } finally {
+    ended = true;
     clearTimeout(timer);
     userSignal?.removeEventListener("abort", cancel);
+    // Whatever the SDK left unread is not needed: close it, so no socket keeps hx running.
+    if (opened && !opened.response.bodyUsed) void opened.response.body?.cancel().catch(() => {});
   }
 }
 

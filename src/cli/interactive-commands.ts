@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/error-message.js";
 import type { Message } from "../core/messages.js";
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/modes.js";
 import type { AgentSession } from "../session/agent-session.js";
@@ -149,7 +150,7 @@ export async function runInteractiveCommand(
     try {
       await command.run(args, io);
     } catch (error) {
-      io.print(`/${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      io.print(`/${name} failed: ${errorMessage(error)}`);
     }
     return "done";
   }

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
+import { errorMessage } from "../core/error-message.js";
 import type { Workspace } from "../tools/workspace.js";
 
 /** A file larger than this is not attached (the model can still read it with its tools). */
@@ -45,9 +46,7 @@ export function attachFiles(text: string, workspace: Workspace): AttachedPrompt 
       attached.push(shown);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      problems.push(
-        `@${input}: ${code === "ENOENT" ? "no such file" : (error as Error).message}, not attached`,
-      );
+      problems.push(`@${input}: ${code === "ENOENT" ? "no such file" : errorMessage(error)}, not attached`);
     }
   }
   return { prompt: blocks.length ? `${text}\n\n${blocks.join("\n\n")}` : text, attached, problems };

@@ -1,6 +1,7 @@
 import type { LoadedSettings } from "../config/settings.js";
 import { Conversation } from "../core/conversation.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
+import { errorMessage } from "../core/error-message.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { SandboxMode } from "../sandbox/types.js";
@@ -62,9 +63,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     settings: env.settings.merged,
     model,
     conversation: new Conversation(env.resume?.messages, (error) =>
-      env.log(
-        `warning: a history listener failed: ${error instanceof Error ? error.message : String(error)}`,
-      ),
+      env.log(`warning: a history listener failed: ${errorMessage(error)}`),
     ),
     verbose: env.verbose,
     log: env.log,
@@ -128,8 +127,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
       env.log(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}`);
     capability.lateTools?.then(
       (late) => registry.add(late),
-      (error) =>
-        env.log(`warning: ${capability.name}: ${error instanceof Error ? error.message : String(error)}`),
+      (error) => env.log(`warning: ${capability.name}: ${errorMessage(error)}`),
     );
   }
 

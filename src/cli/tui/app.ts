@@ -12,6 +12,7 @@ import {
   TUI_KEYBINDINGS,
   truncateToWidth,
 } from "@mariozechner/pi-tui";
+import { errorMessage } from "../../core/error-message.js";
 import type { AgentEvent } from "../../core/events.js";
 import { addUsage, emptyUsage, type Usage } from "../../core/messages.js";
 import type { PermissionAnswer, PermissionAsker } from "../../permissions/ask.js";
@@ -282,7 +283,7 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
         const result = await runSubmission(host, text, io(running.signal), pending);
         if (result) reportResult(result);
       } catch (error) {
-        chat.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+        chat.error(`error: ${errorMessage(error)}`);
       }
       running = undefined;
       turnUsage = emptyUsage();

@@ -1,8 +1,3 @@
-// How the loop treats a failed or cut model call: onModelError may buy one retry (not two in a
-// row), and an answer cut at the output limit ends with stop "length" and a warning.
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { LoopExtension } from "../../src/agent/extension.js";
@@ -14,6 +9,7 @@ import { type ModelProvider, type ModelResponse, ProviderError } from "../../src
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const echo = defineTool({
   name: "echo",
@@ -56,7 +52,7 @@ function run(provider: ModelProvider, extensions: LoopExtension[] = []) {
     provider,
     system: "system",
     tools: new ToolRegistry([echo]),
-    workspace: new Workspace(mkdtempSync(path.join(os.tmpdir(), "hx-loop-errors-"))),
+    workspace: new Workspace(tempDir("hx-loop-errors-")),
     maxTurns: 10,
     extensions,
     emit: (event) => events.push(event),

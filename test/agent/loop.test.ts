@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { LoopExtension } from "../../src/agent/extension.js";
@@ -14,6 +11,7 @@ import { ScriptedProvider, type ScriptedReply } from "../../src/providers/script
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const echo = defineTool({
   name: "echo",
@@ -39,7 +37,7 @@ function setup(replies: ScriptedReply[], overrides: Partial<AgentLoopConfig> = {
     provider: model,
     system: "system prompt",
     tools: new ToolRegistry([echo, explode]),
-    workspace: new Workspace(mkdtempSync(path.join(os.tmpdir(), "hx-loop-"))),
+    workspace: new Workspace(tempDir("hx-loop-")),
     maxTurns: 10,
     extensions: [],
     emit: (event) => events.push(event),

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import type { Message } from "../../src/core/messages.js";
 import { type ModelRequest, ProviderError } from "../../src/providers/provider.js";
 import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
 import { repairPairs } from "../../src/transcript/reader.js";
+import { tempDir } from "../support/temp-dir.js";
 import {
   feed,
   isSummaryRequest,
@@ -64,7 +64,7 @@ function compactorFor(
 
 describe("sizing the next request", () => {
   async function runWithReportedInput(report: (request: ModelRequest) => number) {
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+    const root = tempDir("hx-ws-");
     const model = new ScriptedProvider([]);
     let step = 0;
     feed(model, 80, (request: ModelRequest): ScriptedReply => {
@@ -120,7 +120,7 @@ describe("compaction nobody's estimate asked for summarises most of a short hist
 
 describe("context overflow from the provider", () => {
   it("compacts and retries once, then succeeds", async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+    const root = tempDir("hx-ws-");
     const model = new ScriptedProvider([]);
     const realLimit = 3_000;
     feed(model, 10, (request: ModelRequest): ScriptedReply => {
@@ -151,7 +151,7 @@ describe("context overflow from the provider", () => {
   });
 
   it("retries only once when the overflow persists", async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+    const root = tempDir("hx-ws-");
     const model = new ScriptedProvider([]);
     feed(model, 10, (request) =>
       isSummaryRequest(request)
@@ -274,7 +274,7 @@ describe("compactNow (/compact [focus])", () => {
 
 describe("tool-output spill", () => {
   it("saves a long output under .hx/tool-results and shows a preview naming the file", async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+    const root = tempDir("hx-ws-");
     const model = new ScriptedProvider([
       { toolCalls: [{ name: "work", arguments: { chars: 50_000 }, id: "call/1" }] },
       { text: "ok" },
@@ -298,7 +298,7 @@ describe("tool-output spill", () => {
   });
 
   it("leaves short outputs and skill bodies alone", async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+    const root = tempDir("hx-ws-");
     const model = new ScriptedProvider([
       {
         toolCalls: [

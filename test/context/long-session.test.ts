@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextCompactor } from "../../src/context/compactor.js";
@@ -12,6 +11,7 @@ import { ScriptedProvider, type ScriptedReply } from "../../src/providers/script
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { readTranscript, repairPairs } from "../../src/transcript/reader.js";
 import { TranscriptWriter } from "../../src/transcript/writer.js";
+import { tempDir } from "../support/temp-dir.js";
 import {
   feed,
   isSummaryRequest,
@@ -30,7 +30,7 @@ let home: string;
 let savedHome: string | undefined;
 beforeEach(() => {
   savedHome = process.env.HOME;
-  home = mkdtempSync(path.join(os.tmpdir(), "hx-home-"));
+  home = tempDir("hx-home-");
   process.env.HOME = home;
 });
 afterEach(() => {
@@ -78,7 +78,7 @@ describe.each([
   { layers: "summaries only", shortenAt: 10, minCompactions: 8 },
 ])("a 200-turn session in a 32k window ($layers)", ({ shortenAt, minCompactions }) => {
   it("never overflows, keeps pairs intact, keeps the loaded skill, writes the transcript first", async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+    const root = tempDir("hx-ws-");
     const model = new ScriptedProvider([]);
     feed(model, 400, scriptedWorker(WINDOW));
     const tools = [skillTool({ [SKILL_NAME]: skillBody(SKILL_NAME, 2_000) }), workTool];

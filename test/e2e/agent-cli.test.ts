@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { HX_BIN, hxEnv, REPO_ROOT, runHx, tempDir } from "../support/run-hx.js";
+import { HX_BIN, hxEnv, REPO_ROOT, runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 let server: FakeModelServer;
 let work: string;

@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { estimateTokens } from "../../src/context/tokens.js";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { runHx, tempDir } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import {
   BYPASS,
   isSessionRequest,

@@ -4,12 +4,12 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import {
   commandHook,
   hookLines,
   messagesOf,
   statsLine,
-  tempDir,
   toolResultsOf,
   useHarness,
   writeScript,

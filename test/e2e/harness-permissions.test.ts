@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HX_BIN, hxEnv } from "../support/run-hx.js";
-import { KEYS, statsLine, tempDir, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
+import { tempDir } from "../support/temp-dir.js";
+import { KEYS, statsLine, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
 const h = useHarness();
 

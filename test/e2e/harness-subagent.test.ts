@@ -4,11 +4,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp-dir.js";
 import {
   hookLines,
   messagesOf,
   statsLine,
-  tempDir,
   toolNamesOf,
   toolResultsOf,
   useHarness,

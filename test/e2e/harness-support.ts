@@ -4,7 +4,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { type HxOptions, type HxRun, runHx, tempDir } from "../support/run-hx.js";
+import { type HxOptions, type HxRun, runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import { startInTerminal } from "../support/terminal.js";
 import { OPENAI_KEY } from "../support/wire.js";
 
@@ -125,5 +126,3 @@ export async function runHxInTerminal(
     return { output: term.output(), code: null, error: (failure as Error).message };
   }
 }
-
-export { tempDir };

@@ -14,7 +14,8 @@ import {
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { HX_BIN, hxEnv, runHx, tempDir } from "../support/run-hx.js";
+import { HX_BIN, hxEnv, runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import {
   BYPASS,
   isSessionRequest,

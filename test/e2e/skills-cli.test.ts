@@ -4,7 +4,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/core/diagnostic.js";
-import { runHx, SHARED_DIR, tempDir } from "../support/run-hx.js";
+import { runHx, SHARED_DIR } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import {
   COURSE_BLOG_DESCRIPTION,
   KEYS,

@@ -9,7 +9,7 @@ import {
   type RecordedRequest,
   startFakeModelServer,
 } from "../support/fake-model-server.js";
-import { tempDir } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import { messagesOf, OPENAI_KEY, openaiArgs, toolNamesOf, type WireMessage } from "../support/wire.js";
 
 export const SYNC_UPSTREAM_DESCRIPTION =

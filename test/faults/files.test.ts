@@ -16,7 +16,8 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runHx, tempDir } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 /** Runs `hx agent` in `work` with a script; replies are checked with `expect` against what the model was sent. */
 function runScript(work: string, replies: unknown[], timeoutMs = 30_000) {

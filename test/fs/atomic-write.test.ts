@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { WriteRefused, writeFileAtomic } from "../../src/fs/atomic-write.js";
 import { binaryKind, invalidUtf8Offset } from "../../src/fs/file-signature.js";
 import { isInside } from "../../src/tools/workspace.js";
-import { tempDir } from "../tools/helpers.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("writeFileAtomic", () => {
   it("refuses when a parent folder was swapped for a symlink out of the workspace after the check", async () => {

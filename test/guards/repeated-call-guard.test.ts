@@ -8,7 +8,7 @@ import { ScriptedProvider } from "../../src/providers/scripted.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
-import { tempDir } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const probe = defineTool({
   name: "probe",

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HookPayload } from "../../src/hooks/events.js";
 import { runCommandHook } from "../../src/hooks/runner.js";
-import { tempDir } from "../support/harness-tools.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const payload: HookPayload = {
   hook_event_name: "PreToolUse",

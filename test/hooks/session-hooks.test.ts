@@ -8,7 +8,8 @@ import { HookRegistry } from "../../src/hooks/registry.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import { ScriptedProvider } from "../../src/providers/scripted.js";
-import { fakeBaseTools, recordingTool, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
+import { fakeBaseTools, recordingTool, runLoop, toolResults } from "../support/harness-tools.js";
+import { tempDir } from "../support/temp-dir.js";
 
 function hooksWith(settings: Record<string, HookMatcher[]>, cwd = tempDir()) {
   const { registry, warnings } = HookRegistry.fromSettings(settings);

@@ -7,7 +7,8 @@ import { createPermissionExtension } from "../../src/permissions/extension.js";
 import type { PermissionMode } from "../../src/permissions/modes.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import { ScriptedProvider } from "../../src/providers/scripted.js";
-import { fakeBaseTools, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
+import { fakeBaseTools, runLoop, toolResults } from "../support/harness-tools.js";
+import { tempDir } from "../support/temp-dir.js";
 
 function setup(options: { mode?: PermissionMode; allow?: string[]; ask?: PermissionAsker; root?: string }) {
   const root = options.root ?? tempDir();

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/providers/provider.js";
 import { createProvider, providerDefaults, providerNames } from "../../src/providers/registry.js";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { tempDir } from "../support/temp-dir.js";
 import { completeRecording, expectProviderError, request, testConfig } from "./helpers.js";
 
 let server: FakeModelServer;
@@ -128,7 +128,7 @@ describe("provider registry", () => {
   });
 
   it("creates the scripted provider from a script file", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "hx-registry-"));
+    const dir = tempDir("hx-registry-");
     const file = path.join(dir, "script.json");
     writeFileSync(file, JSON.stringify({ replies: [{ text: "scripted hello" }] }));
     const provider = await createProvider(testConfig({ provider: "scripted", model: "", script: file }), {});

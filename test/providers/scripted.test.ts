@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/providers/provider.js";
 import { createScriptedProvider, parseScript, ScriptedProvider } from "../../src/providers/scripted.js";
+import { tempDir } from "../support/temp-dir.js";
 import { completeRecording, expectProviderError, request } from "./helpers.js";
 
 function writeScript(content: unknown): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "hx-script-"));
+  const dir = tempDir("hx-script-");
   const file = path.join(dir, "script.json");
   writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
   return file;

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -10,14 +9,15 @@ import type { Capability, SessionBasics } from "../../src/session/capability.js"
 import { createSession, type SessionEnvironment } from "../../src/session/create-session.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { latestSession, resumeSession } from "../../src/transcript/sessions.js";
+import { tempDir } from "../support/temp-dir.js";
 
 let home: string;
 let cwd: string;
 let savedHome: string | undefined;
 beforeEach(() => {
   savedHome = process.env.HOME;
-  home = mkdtempSync(path.join(os.tmpdir(), "hx-home-"));
-  cwd = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+  home = tempDir("hx-home-");
+  cwd = tempDir("hx-ws-");
   process.env.HOME = home;
 });
 afterEach(() => {

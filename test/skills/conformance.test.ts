@@ -3,7 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseSkillFile } from "../../src/skills/parse.js";
 import { type SkillValidation, validateSkillPath } from "../../src/skills/validate.js";
-import { SHARED_DIR, tempDir } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { SHARED_DIR } from "./helpers.js";
 
 const CASES_FILE = path.join(SHARED_DIR, "conformance", "agent-skills-cases.json");
 

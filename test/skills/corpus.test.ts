@@ -6,7 +6,8 @@ import { loadSkillsFromRoots } from "../../src/skills/discover.js";
 import { createLoadSkillTool, LoadedSkills } from "../../src/skills/load-skill-tool.js";
 import { validateSkillPath } from "../../src/skills/validate.js";
 import { Workspace } from "../../src/tools/workspace.js";
-import { SHARED_DIR, tempDir } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { SHARED_DIR } from "./helpers.js";
 
 const CORPUS = path.join(SHARED_DIR, "corpus");
 const collections = existsSync(CORPUS)

@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverSkills, findRepoRoot, loadSkillsFromRoots, skillRoots } from "../../src/skills/discover.js";
-import { tempDir, writeSkill } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { writeSkill } from "./helpers.js";
 
 /** A repo at <tmp>/repo with a nested working folder, and an empty home. */
 function layout() {

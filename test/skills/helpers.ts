@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultSkillFields } from "../../src/skills/skill-fields.js";
@@ -8,10 +7,6 @@ import type { Skill } from "../../src/skills/types.js";
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** ../shared next to the project; tests reading it skip when it is absent. */
 export const SHARED_DIR = path.resolve(REPO_ROOT, "../shared");
-
-export function tempDir(prefix = "hx-skills-"): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
-}
 
 /** Writes `<root>/<rel>/SKILL.md` and returns the folder. */
 export function writeSkill(root: string, rel: string, frontmatter: string, body = "Body\n"): string {

@@ -10,7 +10,8 @@ import type { Skill } from "../../src/skills/types.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import type { ToolContext } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
-import { fakeSkill, tempDir, writeSkill } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { fakeSkill, writeSkill } from "./helpers.js";
 
 function setup(skills?: Skill[]) {
   const workspace = new Workspace(tempDir("hx-ws-"));

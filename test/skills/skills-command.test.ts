@@ -4,7 +4,8 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { registerSkillsCommand } from "../../src/cli/skills-command.js";
 import { validateSkillPath } from "../../src/skills/validate.js";
-import { REPO_ROOT, tempDir, writeSkill } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { REPO_ROOT, writeSkill } from "./helpers.js";
 
 async function hxSkills(args: string[], cwd: string) {
   let stdout = "";

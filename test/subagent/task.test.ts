@@ -8,7 +8,8 @@ import { ScriptedProvider, type ScriptedReply } from "../../src/providers/script
 import { createTaskTool } from "../../src/subagent/task-tool.js";
 import type { SubagentStopInfo } from "../../src/subagent/types.js";
 import { Workspace } from "../../src/tools/workspace.js";
-import { fakeBaseTools, recordingTool, runLoop, tempDir, toolResults } from "../support/harness-tools.js";
+import { fakeBaseTools, recordingTool, runLoop, toolResults } from "../support/harness-tools.js";
+import { tempDir } from "../support/temp-dir.js";
 
 function setup(script: ScriptedReply[], options: { maxTurns?: number; mode?: "default" | "plan" } = {}) {
   const root = tempDir();

@@ -1,8 +1,3 @@
-// Small in-memory tools and a loop runner for the permission, hook, todo and subagent tests.
-// The tools record their calls instead of touching the disk or running commands.
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { z } from "zod";
 import type { LoopExtension } from "../../src/agent/extension.js";
 import { runAgentLoop } from "../../src/agent/loop.js";
@@ -14,6 +9,7 @@ import type { ModelProvider } from "../../src/providers/provider.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { defineTool, type Tool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
+import { tempDir } from "./temp-dir.js";
 
 export interface RecordingTool extends Tool {
   calls: unknown[];
@@ -46,10 +42,6 @@ export function fakeBaseTools(): RecordingTool[] {
     recordingTool("glob", "read"),
     recordingTool("grep", "read"),
   ];
-}
-
-export function tempDir(prefix = "hx-test-"): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 export interface LoopRun {

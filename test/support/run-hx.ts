@@ -1,10 +1,9 @@
 // Runs the real, built `hx` binary (bin/hx.cjs → dist/hx.js) as a child process, the way a
 // user does, with an isolated HOME and no real API keys.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "./temp-dir.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const HX_BIN = path.join(REPO_ROOT, "bin", "hx.cjs");
@@ -23,11 +22,6 @@ export interface HxOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
-}
-
-/** A fresh empty folder under the OS temp dir. */
-export function tempDir(prefix = "hx-test-"): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 /** Environment for a child hx: isolated HOME, fake keys, fast retries, no inherited HX_/OPENAI_ vars. */

@@ -2,7 +2,8 @@ import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { globTool } from "../../src/tools/glob.js";
-import { setup, tempDir, writeFiles } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { setup, writeFiles } from "./helpers.js";
 
 describe("glob", () => {
   it("returns matching files relative to the workspace, sorted by path", async () => {

@@ -1,25 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach } from "vitest";
 import type { ToolOutput } from "../../src/core/tool.js";
 import { createBaseTools } from "../../src/tools/base-tools.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import type { ToolContext } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
-
-/** Temp dirs made by this test file, removed after each test. */
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh real directory under the OS temp dir (symlinks resolved), removed after the test. */
-export function tempDir(prefix = "hx-tools-"): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+import { tempDir } from "../support/temp-dir.js";
 
 /** Writes files (path → content) below `root`, creating folders. */
 export function writeFiles(root: string, files: Record<string, string | Buffer>): void {

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isInside, Workspace } from "../../src/tools/workspace.js";
-import { setup, tempDir, writeFiles } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { setup, writeFiles } from "./helpers.js";
 
 function workspaceWithOutside() {
   const root = tempDir("hx-ws-");

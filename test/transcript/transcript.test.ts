@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, statSync, utimesSync } from "node:fs";
-import os from "node:os";
+import { appendFileSync, readFileSync, statSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -26,14 +25,15 @@ import {
 } from "../../src/transcript/sessions.js";
 import { TranscriptWriter } from "../../src/transcript/writer.js";
 import { sessionRunner, workTool } from "../context/support/context-harness.js";
+import { tempDir } from "../support/temp-dir.js";
 
 let home: string;
 let root: string;
 let savedHome: string | undefined;
 beforeEach(() => {
   savedHome = process.env.HOME;
-  home = mkdtempSync(path.join(os.tmpdir(), "hx-home-"));
-  root = mkdtempSync(path.join(os.tmpdir(), "hx-ws-"));
+  home = tempDir("hx-home-");
+  root = tempDir("hx-ws-");
   process.env.HOME = home;
 });
 afterEach(() => {
@@ -226,7 +226,7 @@ describe("listing, latest and resume", () => {
     expect(findSession(root, "20260102-000000-bb").kind).toBe("ambiguous");
     expect(findSession(root, "nope").kind).toBe("none");
     expect(formatSessionList(list)).toContain("beta task");
-    expect(listSessions(mkdtempSync(path.join(os.tmpdir(), "hx-other-")))).toEqual([]);
+    expect(listSessions(tempDir("hx-other-"))).toEqual([]);
   });
 
   it("resumes a session and keeps appending to the same file", async () => {

@@ -11,8 +11,6 @@ export interface ContextInputs {
   catalog: string;
   toolSchemas: readonly ToolSchema[];
   messages: readonly Message[];
-  /** Restrict "loaded skills" to these names; default: every skill body found in messages. */
-  loadedSkillNames?: readonly string[];
   /** The context window in tokens. */
   window: number;
 }
@@ -39,8 +37,7 @@ export function breakdownContext(inputs: ContextInputs): ContextBreakdown {
     : estimateTokens(inputs.system);
   const toolSchemas = estimateToolSchemasTokens(inputs.toolSchemas);
 
-  const wanted = inputs.loadedSkillNames ? new Set(inputs.loadedSkillNames) : undefined;
-  const skills = findLoadedSkills(inputs.messages).filter((s) => !wanted || wanted.has(s.name));
+  const skills = findLoadedSkills(inputs.messages);
   const loadedSkills = skills.reduce((sum, s) => sum + estimateTokens(s.text), 0);
   const messages = inputs.messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0);
   const history = Math.max(0, messages - loadedSkills);

@@ -19,7 +19,7 @@ export function keepsWhole(meta: ToolResultMeta | undefined): boolean {
 }
 
 /** The body of each skill a user message carries, in the order of the spans. */
-export function skillTexts(content: string, spans: readonly SkillSpan[] | undefined): LoadedSkill[] {
+function skillTexts(content: string, spans: readonly SkillSpan[] | undefined): LoadedSkill[] {
   return (spans ?? []).map((span) => ({
     name: span.name,
     text: content.slice(span.start, span.end),

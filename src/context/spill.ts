@@ -22,9 +22,9 @@ export type ReadHint = (relativePath: string, nextLine: number) => string;
 const defaultReadHint: ReadHint = (file, nextLine) =>
   `read the rest with read_file (path "${file}", offset ${nextLine}), or search it with grep.`;
 
-export const DEFAULT_SPILL_LIMIT_CHARS = 30_000;
+const DEFAULT_SPILL_LIMIT_CHARS = 30_000;
 const DEFAULT_PREVIEW_CHARS = 2_000;
-export const TOOL_RESULTS_DIR = path.join(".hx", "tool-results");
+const TOOL_RESULTS_DIR = path.join(".hx", "tool-results");
 
 /**
  * Keeps one huge tool output from filling the context: the full text is saved under
@@ -57,7 +57,7 @@ export function createToolOutputSpill(options: SpillOptions): LoopExtension {
 }
 
 /** Writes the full output and returns the replacement the model sees. */
-export function spillToolOutput(
+function spillToolOutput(
   workspaceRoot: string,
   callId: string,
   output: ToolOutput,

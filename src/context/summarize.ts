@@ -69,7 +69,7 @@ const TOOL_RESULT_CHARS = 1_500;
 const ARGUMENT_CHARS = 400;
 
 /** The conversation as text for the summariser; skill bodies become a one-line mention. */
-export function serializeForSummary(messages: readonly Message[]): string {
+function serializeForSummary(messages: readonly Message[]): string {
   const parts: string[] = [];
   for (const message of messages) {
     if (message.role === "user") {
@@ -113,7 +113,7 @@ function clip(text: string, max: number): string {
 }
 
 /** Used when the model cannot summarise: the user's requests and the actions taken. */
-export function mechanicalSummary(messages: readonly Message[]): string {
+function mechanicalSummary(messages: readonly Message[]): string {
   const requests: string[] = [];
   const actions: string[] = [];
   let lastAnswer = "";

@@ -1,7 +1,7 @@
 import type { LoopExtension } from "../agent/extension.js";
 
 /** Identical calls in a row before the model is told it is going in circles. */
-export const REPEAT_LIMIT = 3;
+const REPEAT_LIMIT = 3;
 
 /**
  * A doom-loop guard: when the model makes the same call (same tool, same arguments) several

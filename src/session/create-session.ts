@@ -125,10 +125,10 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     for (const warning of capability.warnings ?? []) env.log(`warning: ${warning}`);
     for (const diagnostic of capability.diagnostics ?? [])
       env.log(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}`);
-    capability.lateTools?.then(
-      (late) => registry.add(late),
-      (error) => env.log(`warning: ${capability.name}: ${errorMessage(error)}`),
-    );
+    // A late tool whose name is taken is reported like a failed start, never thrown unhandled.
+    capability.lateTools
+      ?.then((late) => registry.add(late))
+      .catch((error) => env.log(`warning: ${capability.name}: ${errorMessage(error)}`));
   }
 
   return new AgentSession({

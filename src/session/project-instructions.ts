@@ -3,9 +3,9 @@ import path from "node:path";
 import { foldersFromRootTo } from "../config/project-root.js";
 
 /** Instruction files, in order of preference per folder: the first one found in a folder is used. */
-export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
+const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** Most characters of instructions put in the system prompt. */
-export const MAX_INSTRUCTION_CHARS = 20_000;
+const MAX_INSTRUCTION_CHARS = 20_000;
 
 export interface ProjectInstructions {
   /** The system prompt section ("" when no file was found). */

@@ -20,10 +20,6 @@ export class LoadedSkills {
     this.loaded.add(name);
   }
 
-  delete(name: string): void {
-    this.loaded.delete(name);
-  }
-
   clear(): void {
     this.loaded.clear();
   }
@@ -42,7 +38,6 @@ export interface LoadSkillToolDeps {
   maxListedFiles?: number;
 }
 
-export const LOAD_SKILL_TOOL_NAME = "load_skill";
 /** Most names an "Unknown skill" error lists. */
 const MAX_SUGGESTED_NAMES = 100;
 
@@ -59,7 +54,7 @@ const parameters = z.object({
 export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parameters> {
   const allSkills = () => (typeof deps.skills === "function" ? deps.skills() : deps.skills);
   return defineTool({
-    name: LOAD_SKILL_TOOL_NAME,
+    name: "load_skill",
     description:
       "Load a skill's full instructions by its name from the Skills list in the system prompt. " +
       "Returns the instructions and the skill's folder; it does not run anything.",
@@ -100,7 +95,7 @@ export function findSkillByName(skills: readonly Skill[], name: string): Skill |
   return folded.length === 1 ? folded[0] : undefined;
 }
 
-export function isPathLike(name: string): boolean {
+function isPathLike(name: string): boolean {
   return /[/\\]/.test(name) || name.startsWith(".") || name.startsWith("~") || /\.md$/i.test(name);
 }
 

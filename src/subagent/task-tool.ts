@@ -11,7 +11,7 @@ import { lastAssistantText, runSubagent } from "./run-subagent.js";
 import { AGENT_TYPES, type AgentType, SUBAGENT_TOOL_NAMES, selectSubagentTools } from "./tool-selection.js";
 import type { SubagentStopInfo } from "./types.js";
 
-export const SUBAGENT_MAX_TURNS = 30;
+const SUBAGENT_MAX_TURNS = 30;
 
 export interface TaskToolDeps {
   provider: ModelProvider;

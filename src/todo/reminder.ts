@@ -2,7 +2,7 @@ import type { LoopExtension } from "../agent/extension.js";
 import { userMessage } from "../core/messages.js";
 import type { TodoList } from "./todo-list.js";
 
-export const REMINDER_AFTER_TURNS = 3;
+const REMINDER_AFTER_TURNS = 3;
 
 /**
  * Reminds the model of its todo list: after `afterTurns` model turns with open items and no
@@ -38,6 +38,6 @@ export function createTodoReminderExtension(
   };
 }
 
-export function reminderText(list: TodoList): string {
+function reminderText(list: TodoList): string {
   return `<reminder>Your todo list has open items and you have not updated it for a while. Keep it current with todo_write (mark finished items completed, the one you are on in_progress).\n${list.render()}</reminder>`;
 }

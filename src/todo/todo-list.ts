@@ -55,7 +55,7 @@ export class TodoList {
 }
 
 /** The first rule the list breaks, or undefined. */
-export function validateTodos(items: TodoItem[]): string | undefined {
+function validateTodos(items: TodoItem[]): string | undefined {
   if (items.length > MAX_TODOS) {
     return `the todo list has ${items.length} items; at most ${MAX_TODOS} are allowed. Merge or drop items and send the whole list again.`;
   }

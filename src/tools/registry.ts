@@ -44,15 +44,6 @@ export class ToolRegistry {
     return [...this.byName.keys()];
   }
 
-  get(name: string): Tool | undefined {
-    return this.byName.get(name);
-  }
-
-  /** A registry holding only the named tools (for subagents and read-only modes). */
-  subset(filter: (tool: Tool) => boolean): ToolRegistry {
-    return new ToolRegistry([...this.byName.values()].filter(filter));
-  }
-
   /** Schemas in registration order; computed once so every request sends identical bytes. */
   schemas(): ToolSchema[] {
     this.cachedSchemas ??= [...this.byName.values()].map((tool) => ({

@@ -22,7 +22,7 @@ export type ReadHint = (relativePath: string, nextLine: number) => string;
 const defaultReadHint: ReadHint = (file, nextLine) =>
   `read the rest with read_file (path "${file}", offset ${nextLine}), or search it with grep.`;
 
-const DEFAULT_SPILL_LIMIT_CHARS = 30_000;
+export const DEFAULT_SPILL_LIMIT_CHARS = 30_000;
 const DEFAULT_PREVIEW_CHARS = 2_000;
 const TOOL_RESULTS_DIR = path.join(".hx", "tool-results");
 

@@ -3,11 +3,11 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp-dir.js";
 import {
   commandHook,
   messagesOf,
   statsLine,
-  tempDir,
   toolResultsOf,
   useHarness,
   writeScript,

@@ -7,7 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { backend, processesMatching, skipReason, uniqueSleep } from "../sandbox/sandbox-support.js";
 import { HX_BIN, hxEnv, runHx } from "../support/run-hx.js";
-import { tempDir, toolResultsOf, useHarness } from "./harness-support.js";
+import { tempDir } from "../support/temp-dir.js";
+import { toolResultsOf, useHarness } from "./harness-support.js";
 
 const h = useHarness();
 const bypass = ["--permission-mode", "bypassPermissions"];

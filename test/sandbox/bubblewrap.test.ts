@@ -6,7 +6,7 @@ import type { ToolOutput } from "../../src/core/tool.js";
 import { createSandbox, resolveSandboxOptions, type SandboxOptions } from "../../src/sandbox/index.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import { Workspace } from "../../src/tools/workspace.js";
-import { tempDir } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import { backend, processesMatching, skipReason, uniqueSleep } from "./sandbox-support.js";
 
 const disposers: Array<() => void> = [];

@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Placeholders } from "../../src/sandbox/placeholders.js";
 import { protectedMounts } from "../../src/sandbox/protected-mounts.js";
-import { tempDir } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const real = (dir: string) => realpathSync(dir);
 

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { lockFileFor } from "../../src/transcript/lock.js";
 import { projectKey } from "../../src/transcript/paths.js";
 import { INTERRUPTED_RESULT, parseTranscript } from "../../src/transcript/reader.js";
-import { HX_BIN, type HxRun, hxEnv, runHx, tempDir } from "../support/run-hx.js";
+import { HX_BIN, type HxRun, hxEnv, runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 interface Started {
   child: ChildProcess;

@@ -40,6 +40,10 @@ export class ToolRegistry {
     }
   }
 
+  get(name: string): Tool | undefined {
+    return this.byName.get(name);
+  }
+
   names(): string[] {
     return [...this.byName.keys()];
   }

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { backend, skipReason } from "../sandbox/sandbox-support.js";
-import { runHx, tempDir } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 /** A PATH without bwrap, so the sandbox cannot be found (hx itself is started by its full path). */
 const noBwrapPath = tempDir("hx-empty-path-");

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { tempDir } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import { type Screen, startScreen, TMUX_AVAILABLE } from "../support/tmux-screen.js";
 
 let server: FakeModelServer;

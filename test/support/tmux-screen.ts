@@ -4,7 +4,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { HX_BIN, hxEnv, tempDir } from "./run-hx.js";
+import { HX_BIN, hxEnv } from "./run-hx.js";
+import { tempDir } from "./temp-dir.js";
 
 export const TMUX_AVAILABLE = spawnSync("tmux", ["-V"]).status === 0;
 

@@ -2,5 +2,5 @@ export { breakdownContext, type ContextBreakdown, renderContextTable } from "./b
 export { type CompactionRecord, type CompactionTrigger, ContextCompactor } from "./compactor.js";
 export { findLoadedSkills, type LoadedSkill } from "./skill-bodies.js";
 export { createSkillSizeGuard } from "./skill-size-guard.js";
-export { createToolOutputSpill } from "./spill.js";
+export { createToolOutputSpill, DEFAULT_SPILL_LIMIT_CHARS } from "./spill.js";
 export { resolveContextWindow } from "./windows.js";

@@ -57,7 +57,7 @@ export function createToolOutputSpill(options: SpillOptions): LoopExtension {
 }
 
 /** Writes the full output and returns the replacement the model sees. */
-function spillToolOutput(
+export function spillToolOutput(
   workspaceRoot: string,
   callId: string,
   output: ToolOutput,

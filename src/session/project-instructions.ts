@@ -5,7 +5,7 @@ import { foldersFromRootTo } from "../config/project-root.js";
 /** Instruction files, in order of preference per folder: the first one found in a folder is used. */
 const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** Most characters of instructions put in the system prompt. */
-const MAX_INSTRUCTION_CHARS = 20_000;
+export const MAX_INSTRUCTION_CHARS = 20_000;
 
 export interface ProjectInstructions {
   /** The system prompt section ("" when no file was found). */

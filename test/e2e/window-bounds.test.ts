@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runHx, tempDir } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 let work: string;
 beforeEach(() => {

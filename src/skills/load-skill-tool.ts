@@ -38,6 +38,7 @@ export interface LoadSkillToolDeps {
   maxListedFiles?: number;
 }
 
+export const LOAD_SKILL_TOOL_NAME = "load_skill";
 /** Most names an "Unknown skill" error lists. */
 const MAX_SUGGESTED_NAMES = 100;
 
@@ -54,7 +55,7 @@ const parameters = z.object({
 export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parameters> {
   const allSkills = () => (typeof deps.skills === "function" ? deps.skills() : deps.skills);
   return defineTool({
-    name: "load_skill",
+    name: LOAD_SKILL_TOOL_NAME,
     description:
       "Load a skill's full instructions by its name from the Skills list in the system prompt. " +
       "Returns the instructions and the skill's folder; it does not run anything.",

@@ -3,7 +3,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runHx, tempDir } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import { KEYS, messagesOf, openaiFlags, useSeedFixture } from "./skills-support.js";
 
 const fixture = useSeedFixture();

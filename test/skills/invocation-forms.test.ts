@@ -9,7 +9,8 @@ import { expandSkillInvocation } from "../../src/skills/invoke.js";
 import { parseSkillFile } from "../../src/skills/parse.js";
 import { splitRules } from "../../src/skills/skill-fields.js";
 import { validateSkillContent } from "../../src/skills/validate.js";
-import { fakeSkill, tempDir, writeSkill } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { fakeSkill, writeSkill } from "./helpers.js";
 
 const parse = (frontmatter: string, body = "Body") =>
   parseSkillFile(`---\nname: x\ndescription: d\n${frontmatter}\n---\n${body}\n`, "x");

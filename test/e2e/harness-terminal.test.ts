@@ -1,6 +1,6 @@
 // End to end: asking for permission in a real terminal (a pseudo-terminal from python3's pty
 // module). Each answer is typed only after the question appeared, so the tests do not race.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHxInTerminal, toolResultsOf, useHarness } from "./harness-support.js";
@@ -84,6 +84,25 @@ describe("asking in a terminal", () => {
     expect(existsSync(path.join(h.work, "again.txt"))).toBe(false);
     expect(run.output).toContain("wrote repl.txt");
     expect(toolResultsOf(h.server.requests[3]).at(-1)).toMatch(/^Permission denied: the user declined/);
+  });
+
+  it("hx agent: an edit's question shows its diff first", async () => {
+    writeFileSync(path.join(h.work, "conf.txt"), "mode = slow\nretries = 1\n");
+    h.server
+      .reply()
+      .tool("edit_file", { path: "conf.txt", old_text: "mode = slow", new_text: "mode = fast" });
+    h.server.reply().text("edited");
+    const run = await runHxInTerminal(["agent", "speed it up", ...h.args()], {
+      cwd: h.work,
+      steps: [{ expect: "Allow edit_file(conf.txt)? [y]es / [n]o / [a]lways", send: "y\r" }],
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.code).toBe(0);
+    const before = run.output.slice(0, run.output.indexOf("Allow edit_file(conf.txt)?"));
+    expect(before).toMatch(
+      /conf\.txt: \+1 -1\r?\n@@ -1,2 \+1,2 @@\r?\n-mode = slow\r?\n\+mode = fast\r?\n retries = 1/,
+    );
+    expect(readFileSync(path.join(h.work, "conf.txt"), "utf8")).toBe("mode = fast\nretries = 1\n");
   });
 
   it("hx agent: Ctrl-C at the question declines and cancels the run (exit 130)", async () => {

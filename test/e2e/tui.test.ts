@@ -1,9 +1,10 @@
 // The full-screen session in a real terminal (tmux), against the fake model server: what a
 // person sees and what reaches the model.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { runHx } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
 import { type Screen, startScreen, TMUX_AVAILABLE } from "../support/tmux-screen.js";
 
@@ -107,6 +108,33 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     expect(done).toMatch(/- alpha|• alpha/);
   });
 
+  it("colours code blocks by language and diffs by line; NO_COLOR draws no colour at all", async () => {
+    server.reply().text("Here:\n\n```ts\nconst answer: number = 42; // the answer\n```\n");
+    const s = open();
+    await s.waitFor(prompt);
+    // The highlighter loads after the first draw: give it a moment before the answer arrives.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    s.type("code please");
+    s.keys("Enter");
+    await s.waitFor("the answer");
+    const styled = s.captureStyled();
+    const codeLine = styled.split("\n").find((line) => line.includes("answer") && line.includes("42")) ?? "";
+    // `const` as a keyword, 42 as a number, the comment dimmed: three different styles.
+    expect(codeLine).toMatch(/\x1b\[[0-9;]*m\s*const/);
+    expect(codeLine).toMatch(/\x1b\[[0-9;]*m42/);
+    s.close();
+
+    server.reply().text("Plain **bold** here.\n\n```ts\nconst x = 1;\n```");
+    const plain = open({ env: { NO_COLOR: "1" } });
+    await plain.waitFor(prompt);
+    plain.type("again");
+    plain.keys("Enter");
+    await plain.waitFor("const x = 1;");
+    // tmux reports colours as SGR 30-37/38/90-97 (foreground) and 40-47/48 (background).
+    expect(plain.captureStyled()).not.toMatch(/\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7])(?:;[0-9;]*)?m/);
+    expect(plain.capture().join("\n")).toContain("Plain bold here.");
+  });
+
   it("shows the diff in the approval prompt; Ctrl-C there declines, cancels, and keeps what was typed", async () => {
     writeFileSync(path.join(work, "notes.txt"), "keep\nold line\nend\n");
     server.reply().tool("edit_file", { path: "notes.txt", old_text: "old line", new_text: "new line" });
@@ -171,7 +199,6 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
 
   it("an unknown slash command is an error listing commands and skills; nothing is sent", async () => {
     const skill = path.join(work, ".agents", "skills", "deploy");
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(skill, { recursive: true });
     writeFileSync(path.join(skill, "SKILL.md"), "---\nname: deploy\ndescription: Ship it.\n---\nSteps.\n");
     server.reply().text("deploying");
@@ -267,5 +294,81 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     s.keys("C-c");
     expect(await s.exited()).toBe(0);
     expect(existsSync(work)).toBe(true);
+  });
+
+  it("the todo list shows when it changes, once", async () => {
+    server.reply().tool("todo_write", {
+      todos: [
+        { content: "read the code", status: "completed" },
+        { content: "write the fix", status: "in_progress" },
+        { content: "run the tests", status: "pending" },
+      ],
+    });
+    server.reply().text("planned");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("plan it");
+    s.keys("Enter");
+    const shown = await s.waitFor("planned");
+    expect(shown).toContain("[x] read the code");
+    expect(shown).toContain("[>] write the fix");
+    expect(shown).toContain("(1/3 completed)");
+    expect(shown.split("[x] read the code").length - 1).toBe(1);
+  });
+
+  it("a retried request takes its partial answer off the screen; a Stop hook sending the model back says so", async () => {
+    mkdirSync(path.join(work, ".hx"), { recursive: true });
+    const marker = path.join(tempDir("hx-stop-"), "once");
+    writeFileSync(
+      path.join(work, ".hx", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                {
+                  type: "command",
+                  command: `if [ ! -f '${marker}' ]; then touch '${marker}'; echo 'run the tests first' >&2; exit 2; fi`,
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    server.dropAfter(4).text("PARTIAL-ANSWER that breaks off", { chunks: 6 });
+    server.reply().text("The whole answer.");
+    server.reply().text("Tests pass now.");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("go");
+    s.keys("Enter");
+    const shown = await s.waitFor("Tests pass now.");
+    expect(shown).toContain("The whole answer.");
+    expect(shown).not.toContain("PARTIAL");
+    expect(shown).toMatch(/retrying in/);
+    expect(shown).toContain("Stop hook sent the model back: run the tests first");
+  });
+
+  it("/resume ID shows the resumed conversation; --continue shows it at start", async () => {
+    const home = tempDir("hx-home-resume-");
+    server.reply().text("the first answer");
+    const first = await runHx(["agent", "the first task", ...args()], { env: { ...env, HOME: home } });
+    expect(first.code).toBe(0);
+    const list = await runHx(["sessions", "list", "--json", "-C", work], { env: { HOME: home } });
+    const id = JSON.parse(list.stdout)[0].id as string;
+
+    const s = open({ env: { HOME: home } });
+    await s.waitFor(prompt);
+    expect(s.capture().join("\n")).not.toContain("the first answer");
+    s.type(`/resume ${id}`);
+    s.keys("Enter");
+    const resumed = await s.waitFor("the first answer");
+    expect(resumed).toContain("> the first task");
+    s.close();
+
+    const again = open({ env: { HOME: home }, extra: ["--continue"] });
+    const shown = await again.waitFor("the first answer");
+    expect(shown).toContain("> the first task");
   });
 });

@@ -12,6 +12,8 @@ export const TMUX_AVAILABLE = spawnSync("tmux", ["-V"]).status === 0;
 export interface Screen {
   /** The visible screen, one string per row, trailing spaces trimmed. */
   capture(): string[];
+  /** The visible screen with its colours and attributes as SGR escape sequences. */
+  captureStyled(): string;
   /** Resolves with the screen once `test` holds on it; rejects with the screen after `timeoutMs`. */
   waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs?: number): Promise<string>;
   /** Keys by tmux name: "Enter", "C-c", "Escape", "BTab", "M-Enter". */
@@ -89,6 +91,7 @@ export function startScreen(args: string[], options: ScreenOptions): Screen {
 
   return {
     capture,
+    captureStyled: () => tmux("capture-pane", "-p", "-e", "-t", "0"),
     waitFor(test, timeoutMs = 15_000) {
       const holds = (screen: string) =>
         typeof test === "string"

@@ -376,6 +376,11 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
   tui.start();
   started = true;
   for (const line of early.splice(0)) chat.info(line);
+  // Code highlighting is loaded after the first draw; a failure only leaves code blocks plain.
+  void import("./highlight.js").then(
+    ({ createHighlighter }) => theme.setHighlighter(createHighlighter(theme)),
+    () => {},
+  );
   let opened: AgentSession;
   try {
     // Loaded after the first draw: the session's modules are most of start-up.

@@ -30,6 +30,8 @@ export class ChatLog extends Container {
   /** What this turn has put on screen since its last model request began (a retry drops it). */
   private partial: Component[] = [];
   private readonly blocks = new Map<string, ToolBlock>();
+  /** hx's lines shown since the last tool call began (the todo list a tool prints, ...). */
+  private infoSinceCall: string[] = [];
 
   constructor(
     private readonly theme: Theme,
@@ -46,6 +48,7 @@ export class ChatLog extends Container {
   }
 
   info(text: string): void {
+    this.infoSinceCall.push(text);
     this.add(new Line(this.theme.muted(screenText(text))));
   }
 
@@ -96,13 +99,17 @@ export class ChatLog extends Container {
         );
         this.blocks.set(event.call.id, block);
         this.add(block);
+        this.infoSinceCall = [];
         return;
       }
-      case "tool_result":
+      case "tool_result": {
+        // A result the tool already put on screen (the todo list) is not shown twice.
+        const shown = this.infoSinceCall.includes(event.result.content);
         this.blocks
           .get(event.call.id)
-          ?.finish(event.result.content, event.result.isError === true, event.blocked);
+          ?.finish(shown ? "" : event.result.content, event.result.isError === true, event.blocked);
         return;
+      }
       case "retry":
         if (!indent) this.discardPartial();
         this.warn(

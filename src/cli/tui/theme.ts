@@ -5,6 +5,8 @@ import type { DiffStyle } from "../diff-view.js";
 /** hx's colours; all of them plain text under NO_COLOR (picocolors reads it). */
 export function createTheme(enabled: boolean = pc.isColorSupported) {
   const c = pc.createColors(enabled);
+  // Set once the highlighter has loaded (after the first draw); code blocks are plain until then.
+  let highlight: ((code: string, lang?: string) => string[] | undefined) | undefined;
   const markdown: MarkdownTheme = {
     heading: (t) => c.bold(c.cyan(t)),
     link: (t) => c.underline(c.blue(t)),
@@ -20,6 +22,7 @@ export function createTheme(enabled: boolean = pc.isColorSupported) {
     italic: (t) => c.italic(t),
     strikethrough: (t) => c.strikethrough(t),
     underline: (t) => c.underline(t),
+    highlightCode: (code, lang) => highlight?.(code, lang) ?? code.split("\n"),
   };
   const editor: EditorTheme = {
     borderColor: (t) => c.dim(t),
@@ -35,6 +38,9 @@ export function createTheme(enabled: boolean = pc.isColorSupported) {
   return {
     c,
     markdown,
+    setHighlighter(next: (code: string, lang?: string) => string[] | undefined) {
+      highlight = next;
+    },
     editor,
     diff,
     user: (t: string) => c.bold(t),

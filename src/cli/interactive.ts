@@ -1,16 +1,17 @@
-import { createInteractiveSetup } from "./interactive-setup.js";
 import type { RunFlags } from "./run-config.js";
 
 /**
  * `hx` (and `hx "task"`): the interactive session. On a terminal it is the full-screen one
- * (its UI library is loaded only here); with a pipe or `TERM=dumb`, the plain line mode.
+ * (its UI library is loaded only here, and it draws before the settings and the session
+ * load); with a pipe or `TERM=dumb`, the plain line mode.
  */
 export async function runInteractive(flags: RunFlags, firstPrompt?: string): Promise<number> {
-  const setup = createInteractiveSetup(flags, firstPrompt);
   if (canDrawFullScreen()) {
     const { runFullScreen } = await import("./tui/app.js");
-    return runFullScreen(setup);
+    return runFullScreen(flags, firstPrompt);
   }
+  const { createInteractiveSetup } = await import("./interactive-setup.js");
+  const setup = createInteractiveSetup(flags, firstPrompt);
   await setup.prepare(); // a missing key is reported before the prompt
   const { runPlainInteractive } = await import("./interactive-plain.js");
   return runPlainInteractive(setup);

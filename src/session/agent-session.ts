@@ -1,5 +1,5 @@
 import type { LoopExtension } from "../agent/extension.js";
-import { runAgentLoop, runToolCall } from "../agent/loop.js";
+import { type AgentLoopConfig, runAgentLoop, runToolCall } from "../agent/loop.js";
 import type { Conversation } from "../core/conversation.js";
 import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
 import {
@@ -133,19 +133,7 @@ export class AgentSession {
     };
 
     this.conversation.append(userMessage(text, meta));
-    const result = await runAgentLoop(
-      {
-        provider: this.model,
-        system: this.init.system,
-        tools: this.init.tools,
-        workspace: this.init.workspace,
-        maxTurns: this.init.maxTurns,
-        extensions: this.extensions,
-        emit,
-        signal: options.signal,
-      },
-      this.conversation,
-    );
+    const result = await runAgentLoop(this.loopConfig(emit, options.signal), this.conversation);
     this.totals = addStats(this.totals, result.stats);
     return { ...result, subagentStats };
   }
@@ -167,22 +155,22 @@ export class AgentSession {
       emit: options.emit,
       signal,
     };
-    const result = await runToolCall(
-      {
-        provider: this.model,
-        system: this.init.system,
-        tools: this.init.tools,
-        workspace: this.init.workspace,
-        maxTurns: this.init.maxTurns,
-        extensions: this.extensions,
-        emit: options.emit,
-        signal,
-      },
-      state,
-      call,
-    );
+    const result = await runToolCall(this.loopConfig(options.emit, signal), state, call);
     options.emit({ type: "tool_result", call, result: result.message, blocked: result.blocked });
     return result;
+  }
+
+  private loopConfig(emit: EventSink, signal: AbortSignal | undefined): AgentLoopConfig {
+    return {
+      provider: this.model,
+      system: this.init.system,
+      tools: this.init.tools,
+      workspace: this.init.workspace,
+      maxTurns: this.init.maxTurns,
+      extensions: this.extensions,
+      emit,
+      signal,
+    };
   }
 
   /** The file change a call would make (for a diff on screen); undefined when it changes no file. */

@@ -1,17 +1,16 @@
+import path from "node:path";
+import { Editor } from "@mariozechner/pi-tui/dist/components/editor.js";
+import { Loader } from "@mariozechner/pi-tui/dist/components/loader.js";
+import { Text } from "@mariozechner/pi-tui/dist/components/text.js";
 import {
-  type Component,
-  Container,
-  Editor,
   KeybindingsManager,
-  Loader,
-  matchesKey,
-  ProcessTerminal,
   setKeybindings,
-  Text,
-  TUI,
   TUI_KEYBINDINGS,
-  truncateToWidth,
-} from "@mariozechner/pi-tui";
+} from "@mariozechner/pi-tui/dist/keybindings.js";
+import { matchesKey } from "@mariozechner/pi-tui/dist/keys.js";
+import { ProcessTerminal } from "@mariozechner/pi-tui/dist/terminal.js";
+import { type Component, Container, TUI } from "@mariozechner/pi-tui/dist/tui.js";
+import { truncateToWidth } from "@mariozechner/pi-tui/dist/utils.js";
 import { errorMessage } from "../../core/error-message.js";
 import type { AgentEvent } from "../../core/events.js";
 import { addUsage, emptyUsage, type Usage } from "../../core/messages.js";
@@ -21,6 +20,7 @@ import type { AgentSession, SessionRunResult } from "../../session/agent-session
 import { type InteractiveHost, interactiveCommands, nextPermissionMode } from "../interactive-commands.js";
 import type { InteractiveSetup } from "../interactive-setup.js";
 import type { PendingContext } from "../interactive-turn.js";
+import type { RunFlags } from "../run-config.js";
 import { compact, formatStatusLine } from "../session-status.js";
 import { formatStatsLine } from "../trace-format.js";
 import { VERSION } from "../version.js";
@@ -66,8 +66,14 @@ class Slot extends Container {
  * The full-screen interactive session (pi-tui): the conversation above, the prompt editor
  * below it, a status line at the bottom. Only loaded on a real terminal.
  */
-export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
-  const { resolved, flags } = setup;
+export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Promise<number> {
+  // Settings, the model and the session load after the first draw: typing can start at once.
+  let setup: InteractiveSetup | undefined;
+  const ready = (): InteractiveSetup => {
+    if (!setup) throw new Error("hx is still starting");
+    return setup;
+  };
+  const cwd = path.resolve(flags.cwd ?? process.cwd());
   const theme = createTheme();
   // Alt+Enter too, for terminals that do not report Shift+Enter.
   setKeybindings(
@@ -92,7 +98,7 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
   frame.addChild(status);
 
   const editor = new Editor(tui, theme.editor, { paddingX: 0 });
-  const history = PromptHistory.open(resolved.cwd);
+  const history = PromptHistory.open(cwd);
   for (const entry of history.entries) editor.addToHistory(entry);
 
   // Lines logged before the screen is up (warnings while the session is built) are kept.
@@ -140,13 +146,17 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
   };
 
   const updateStatus = () => {
+    if (!setup) {
+      status.setText(theme.muted("starting…"));
+      return;
+    }
     const line = formatStatusLine({
       // Before the session is open, what the configuration says.
-      model: session?.model.model ?? resolved.model,
-      mode: session?.permissions.mode ?? resolved.config.permissionMode ?? "default",
+      model: session?.model.model ?? setup.resolved.model,
+      mode: session?.permissions.mode ?? setup.resolved.config.permissionMode ?? "default",
       sandbox: session?.sandbox?.status(),
       contextTokens: lastContextTokens,
-      contextWindow: resolved.contextWindow,
+      contextWindow: setup.resolved.contextWindow,
       usage: addUsage(session?.total.usage ?? emptyUsage(), turnUsage),
       prices: setup.prices,
     });
@@ -218,12 +228,14 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
       if (!session) throw new Error("the session is not open yet");
       return session;
     },
-    prices: setup.prices,
+    get prices() {
+      return ready().prices;
+    },
     async newConversation() {
       const { openSession } = await import("../open-session.js");
       await session?.close();
       session = await openSession(
-        await setup.prepare(),
+        await ready().prepare(),
         { ...flags, continue: false, resume: undefined },
         { log, ask },
       );
@@ -239,7 +251,7 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
       reportResult(await host.session().run(text, { emit, signal }));
     },
     switchModel: async (name) => {
-      await setup.switchModel(host.session(), name);
+      await ready().switchModel(host.session(), name);
       updateStatus();
     },
     modeChanged: () => updateStatus(),
@@ -364,19 +376,35 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
     return undefined;
   });
 
-  // ---- start: draw first, then load the provider's SDK and open the session.
-  header.setText(
-    `${theme.c.bold("hx")} ${VERSION} · ${resolved.config.provider}/${resolved.model} · ${screenText(resolved.cwd)}\n${theme.muted(
+  // ---- start: draw first, then read the settings, load the provider's SDK, open the session.
+  const headerText = (model?: string) =>
+    `${theme.c.bold("hx")} ${VERSION} · ${model ? `${model} · ` : ""}${screenText(cwd)}\n${theme.muted(
       "/help for commands · Shift+Tab: mode · Esc: interrupt · Ctrl-D: leave",
-    )}`,
-  );
+    )}`;
+  header.setText(headerText());
   slot.show(editor);
   updateStatus();
   tui.setFocus(editor);
   tui.start();
   started = true;
+  // Let the first frame out before the settings and the session's modules load.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  try {
+    const { createInteractiveSetup } = await import("../interactive-setup.js");
+    setup = createInteractiveSetup(flags, firstPrompt);
+  } catch (error) {
+    tui.stop();
+    throw error;
+  }
+  header.setText(headerText(`${setup.resolved.config.provider}/${setup.resolved.model}`));
+  updateStatus();
+  tui.requestRender();
   for (const line of early.splice(0)) chat.info(line);
-  // Code highlighting is loaded after the first draw; a failure only leaves code blocks plain.
+  // Markdown and code highlighting load after the first draw; until then answers are plain text.
+  void import("./markdown-view.js").then(({ markdownFactory }) => {
+    chat.setMarkdown(markdownFactory(theme));
+    tui.requestRender();
+  });
   void import("./highlight.js").then(
     ({ createHighlighter }) => theme.setHighlighter(createHighlighter(theme)),
     () => {},
@@ -410,7 +438,7 @@ export async function runFullScreen(setup: InteractiveSetup): Promise<number> {
   });
   updateStatus();
   tui.requestRender();
-  if (setup.firstPrompt) submit(setup.firstPrompt);
+  if (firstPrompt) submit(firstPrompt);
   else if (queue.length > 0) void processQueue();
 
   await exited;

@@ -1,4 +1,7 @@
-import { type Component, Container, Markdown, Spacer, Text, truncateToWidth } from "@mariozechner/pi-tui";
+import { Spacer } from "@mariozechner/pi-tui/dist/components/spacer.js";
+import { Text } from "@mariozechner/pi-tui/dist/components/text.js";
+import { type Component, Container } from "@mariozechner/pi-tui/dist/tui.js";
+import { truncateToWidth } from "@mariozechner/pi-tui/dist/utils.js";
 import type { AgentEvent } from "../../core/events.js";
 import type { Message } from "../../core/messages.js";
 import type { FileChange } from "../../tools/file-change.js";
@@ -8,6 +11,38 @@ import { ToolBlock } from "./tool-block.js";
 
 /** Finds the file change a call will make (for the diff under it), before it runs. */
 export type ChangePreview = (name: string, args: unknown) => FileChange | undefined;
+
+/** Makes a markdown view of a text (the renderer is loaded after the first draw). */
+export type MarkdownFactory = (text: string) => Component & { setText(text: string): void };
+
+/**
+ * A model's answer: markdown once the renderer has loaded, wrapped plain text until then (so
+ * the first frame does not wait for the markdown library).
+ */
+class AnswerView implements Component {
+  private text = "";
+  private readonly plain = new Text("", 0, 0);
+  private rendered?: Component & { setText(text: string): void };
+
+  constructor(private readonly markdown: () => MarkdownFactory | undefined) {}
+
+  setText(text: string): void {
+    this.text = text;
+    this.plain.setText(text);
+    this.rendered?.setText(text);
+  }
+
+  invalidate(): void {
+    this.plain.invalidate();
+    this.rendered?.invalidate();
+  }
+
+  render(width: number): string[] {
+    const make = this.markdown();
+    if (make && !this.rendered) this.rendered = make(this.text);
+    return (this.rendered ?? this.plain).render(width);
+  }
+}
 
 /** A line of text cut at the screen's width (hx's own lines, already safe). */
 class Line implements Component {
@@ -25,7 +60,8 @@ class Line implements Component {
 export class ChatLog extends Container {
   /** Shared by every tool block: Ctrl-O flips it. */
   readonly view = { expanded: false };
-  private answer?: { component: Markdown; text: string };
+  private answer?: { component: AnswerView; text: string };
+  private markdown?: MarkdownFactory;
   private reasoning?: { component: Text; text: string };
   /** What this turn has put on screen since its last model request began (a retry drops it). */
   private partial: Component[] = [];
@@ -62,6 +98,11 @@ export class ChatLog extends Container {
 
   error(text: string): void {
     this.add(new Line(this.theme.error(screenText(text))));
+  }
+
+  /** Answers are drawn as markdown from now on (the renderer has loaded). */
+  setMarkdown(factory: MarkdownFactory): void {
+    this.markdown = factory;
   }
 
   setExpanded(expanded: boolean): void {
@@ -139,7 +180,7 @@ export class ChatLog extends Container {
       else if (message.role === "assistant") {
         if (message.content) {
           this.addChild(new Spacer(1));
-          this.addChild(new Markdown(screenText(message.content), 0, 0, this.theme.markdown));
+          this.addChild(this.answerView(screenText(message.content)));
         }
         for (const call of message.toolCalls) {
           let args: unknown;
@@ -163,12 +204,18 @@ export class ChatLog extends Container {
     this.reasoning = undefined;
     if (!this.answer) {
       this.add(new Spacer(1));
-      const component = new Markdown("", 0, 0, this.theme.markdown);
+      const component = this.answerView("");
       this.answer = { component, text: "" };
       this.add(component);
     }
     this.answer.text += text;
     this.answer.component.setText(screenText(this.answer.text));
+  }
+
+  private answerView(text: string): AnswerView {
+    const view = new AnswerView(() => this.markdown);
+    view.setText(text);
+    return view;
   }
 
   private appendReasoning(text: string): void {

@@ -6,7 +6,7 @@ import {
   type AutocompleteSuggestions,
   CombinedAutocompleteProvider,
   type SlashCommand as CompletionCommand,
-} from "@mariozechner/pi-tui";
+} from "@mariozechner/pi-tui/dist/autocomplete.js";
 
 const MAX_FILE_ITEMS = 50;
 

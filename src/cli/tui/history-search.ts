@@ -1,4 +1,6 @@
-import { type Component, decodeKittyPrintable, matchesKey, truncateToWidth } from "@mariozechner/pi-tui";
+import { decodeKittyPrintable, matchesKey } from "@mariozechner/pi-tui/dist/keys.js";
+import type { Component } from "@mariozechner/pi-tui/dist/tui.js";
+import { truncateToWidth } from "@mariozechner/pi-tui/dist/utils.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { screenText } from "./screen-text.js";
 import type { Theme } from "./theme.js";

@@ -1,4 +1,6 @@
-import { type Component, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
+import { matchesKey } from "@mariozechner/pi-tui/dist/keys.js";
+import type { Component } from "@mariozechner/pi-tui/dist/tui.js";
+import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui/dist/utils.js";
 import type { PermissionAnswer, PermissionRequest } from "../../permissions/ask.js";
 import { changeCounts, renderDiff } from "../diff-view.js";
 import { screenText } from "./screen-text.js";

@@ -1,4 +1,5 @@
-import type { EditorTheme, MarkdownTheme } from "@mariozechner/pi-tui";
+import type { EditorTheme } from "@mariozechner/pi-tui/dist/components/editor.js";
+import type { MarkdownTheme } from "@mariozechner/pi-tui/dist/components/markdown.js";
 import pc from "picocolors";
 import type { DiffStyle } from "../diff-view.js";
 

@@ -1,4 +1,5 @@
-import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
+import type { Component } from "@mariozechner/pi-tui/dist/tui.js";
+import { truncateToWidth } from "@mariozechner/pi-tui/dist/utils.js";
 import type { ToolCall } from "../../core/messages.js";
 import type { FileChange } from "../../tools/file-change.js";
 import { changeCounts, renderDiff } from "../diff-view.js";

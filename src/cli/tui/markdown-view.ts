@@ -1,0 +1,8 @@
+import { Markdown } from "@mariozechner/pi-tui/dist/components/markdown.js";
+import type { MarkdownFactory } from "./chat-log.js";
+import type { Theme } from "./theme.js";
+
+/** Answers as markdown (pi-tui's renderer over marked): headings, lists, emphasis, code, tables. */
+export function markdownFactory(theme: Theme): MarkdownFactory {
+  return (text) => new Markdown(text, 0, 0, theme.markdown);
+}

@@ -110,6 +110,9 @@ export async function runAgentLoop(
           continue;
         }
       }
+      if (!cut && message.content.trim() === "") {
+        config.emit({ type: "notice", level: "warn", text: "the model ended its turn without an answer" });
+      }
       return finish({ text: message.content, stop: cut ? "length" : "done" });
     }
 

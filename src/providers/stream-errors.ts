@@ -19,9 +19,15 @@ export class StreamStalledError extends Error {
   }
 }
 
-/** A complete stream that carried no answer: no choices, or no text and no tool calls. */
+/**
+ * A complete stream that carried no answer: no choices at all, or (`finished`) an answer that
+ * ended normally with no text and no tool calls.
+ */
 export class EmptyAnswerError extends Error {
-  constructor(readonly detail: string) {
+  constructor(
+    readonly detail: string,
+    readonly finished = false,
+  ) {
     super(detail);
     this.name = "EmptyAnswerError";
   }

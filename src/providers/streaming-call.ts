@@ -76,6 +76,9 @@ export function createStreamingProvider<Event>(spec: StreamingProviderSpec<Event
   async function complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     const body = spec.buildBody(request);
     let streamed: RetryInfo["discard"] = { text: 0, reasoning: 0 };
+    // A finished answer with nothing in it is asked for once more, then taken as it is: some
+    // models legitimately end a turn with nothing to add, and five tries would only cost.
+    let emptyAnswers = 0;
     const onDelta = (delta: StreamDelta) => {
       streamed[delta.type] += delta.text.length;
       options.onDelta?.(delta);
@@ -86,9 +89,12 @@ export function createStreamingProvider<Event>(spec: StreamingProviderSpec<Event
       signal: options.signal,
       attempt: () => {
         streamed = { text: 0, reasoning: 0 };
-        return runAttempt(spec, limits, connections, body, onDelta, options.signal);
+        return runAttempt(spec, limits, connections, body, onDelta, options.signal, emptyAnswers > 0);
       },
-      classify: (error) => classifyFailure(error, context),
+      classify: (error) => {
+        if (error instanceof EmptyAnswerError && error.finished) emptyAnswers += 1;
+        return classifyFailure(error, context);
+      },
       onRetry: (notice) => options.onRetry?.({ ...notice, discard: streamed }),
     });
     return { ...response, message: withUniqueToolCallIds(response.message, request.messages) };
@@ -108,6 +114,7 @@ async function runAttempt<Event>(
   body: unknown,
   onDelta: (delta: StreamDelta) => void,
   userSignal: AbortSignal | undefined,
+  acceptEmpty: boolean,
 ): Promise<ModelResponse> {
   const controller = new AbortController();
   const cancel = () => controller.abort();
@@ -142,9 +149,15 @@ async function runAttempt<Event>(
     if (!assembler.finished) throw new StreamDroppedError("the stream ended before the answer was complete");
     const result = assembler.result();
     const { message } = result;
-    if (!message.content && message.toolCalls.length === 0 && result.stopReason !== "length") {
+    if (
+      !acceptEmpty &&
+      !message.content &&
+      message.toolCalls.length === 0 &&
+      result.stopReason !== "length"
+    ) {
       throw new EmptyAnswerError(
         message.reasoning?.text ? "reasoning only, no text" : "no text and no tool calls",
+        true,
       );
     }
     return result;

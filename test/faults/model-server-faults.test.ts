@@ -185,6 +185,17 @@ describe.each(wires)("$wire wire faults", ({ make, endpoint }) => {
     expect(retries.map((r) => r.reason)).toEqual(["the answer was empty (no text and no tool calls)"]);
   });
 
+  it("an answer that stays empty is asked for once more, then taken as it is", async () => {
+    server.reply();
+    server.reply();
+    server.reply().text("never asked for");
+    const { response, retries } = await completeRecording(await make({ maxRetries: 4 }), request());
+    expect(response.message.content).toBe("");
+    expect(response.message.toolCalls).toEqual([]);
+    expect(retries).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("a response over the size cap is aborted with a clear error", async () => {
     server
       .reply()

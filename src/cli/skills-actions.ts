@@ -3,9 +3,11 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { discoverSkillsView, type SkillsView } from "../session/skills-setup.js";
-import type { SkillCatalog } from "../skills/catalog.js";
+import { budgetNote, type SkillCatalog } from "../skills/catalog.js";
 import { type DiscoveryResult, findProjectRoot, loadSkillsFromRoots } from "../skills/discover.js";
 import { starterTriggers, TRIGGERS_FILE } from "../skills/eval/triggers.js";
+import { installTarget, modifiedSkills } from "../skills/install/install.js";
+import { readLock } from "../skills/install/lock.js";
 
 export { findProjectRoot };
 
@@ -47,7 +49,39 @@ export function discoverAll(
   return discoverSkillsView({ cwd, settings: settings.merged, contextWindow, homeDir });
 }
 
-export function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, json: boolean, io: Io): number {
+/** Skills installed with `hx skills add` (project and user locks), by folder. */
+export interface InstalledInfo {
+  source: string;
+  ref?: string;
+  /** The files no longer match the digest recorded at install. */
+  modified: boolean;
+}
+
+export function installedSkills(cwd: string, homeDir?: string): Map<string, InstalledInfo> {
+  const found = new Map<string, InstalledInfo>();
+  for (const global of [false, true]) {
+    const target = installTarget({ projectRoot: findProjectRoot(cwd), global, homeDir });
+    const read = readLock(target.lockFile);
+    if (!read.ok) continue;
+    const modified = modifiedSkills(target);
+    for (const [name, entry] of Object.entries(read.lock.skills)) {
+      found.set(path.join(target.skillsDir, name), {
+        source: entry.source,
+        ...(entry.ref ? { ref: entry.ref } : {}),
+        modified: modified.has(name),
+      });
+    }
+  }
+  return found;
+}
+
+export function listSkills(
+  discovery: DiscoveryResult,
+  catalog: SkillCatalog,
+  json: boolean,
+  io: Io,
+  installed: ReadonlyMap<string, InstalledInfo> = new Map(),
+): number {
   const shortened = new Set(catalog.shortened);
   const nameOnly = new Set(catalog.nameOnly);
   const rows = discovery.skills.map((skill) => ({
@@ -56,10 +90,12 @@ export function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, js
     path: skill.file,
     source: skill.source,
     warnings: skill.warnings,
-    inCatalog: !skill.disableModelInvocation,
+    inCatalog: !skill.disableModelInvocation && skill.paths.length === 0,
     userInvocable: skill.userInvocable,
     ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
+    ...(skill.paths.length > 0 ? { paths: skill.paths } : {}),
     catalog: nameOnly.has(skill.name) ? "name-only" : shortened.has(skill.name) ? "shortened" : "full",
+    ...(installed.has(skill.dir) ? { installed: installed.get(skill.dir) } : {}),
   }));
   if (json) {
     io.out(`${JSON.stringify({ skills: rows, diagnostics: discovery.diagnostics }, null, 2)}\n`);
@@ -70,17 +106,16 @@ export function listSkills(discovery: DiscoveryResult, catalog: SkillCatalog, js
   }
   for (const row of rows) {
     const notes: string[] = [row.source];
-    if (!row.inCatalog) notes.push("user-invocable only");
+    if (row.paths) notes.push(`conditional: ${row.paths.join(", ")}`);
+    else if (!row.inCatalog) notes.push("user-invocable only");
     if (!row.userInvocable) notes.push("model-invocable only");
     if (row.catalog !== "full") notes.push(`${row.catalog} in catalog`);
+    if (row.installed?.modified) notes.push("modified since installed");
     io.out(`${row.name}  (${notes.join(", ")})\n  ${oneLine(row.description)}\n  ${row.path}\n`);
     for (const warning of row.warnings) io.out(`  warning: ${warning}\n`);
   }
-  if (catalog.shortened.length > 0 || catalog.nameOnly.length > 0) {
-    io.out(
-      `\nThe catalog is over its budget: ${catalog.shortened.length} description(s) shortened, ${catalog.nameOnly.length} skill(s) listed by name only. Raise skills.catalogBudget or shorten descriptions.\n`,
-    );
-  }
+  const budget = budgetNote(catalog);
+  if (budget) io.out(`\n${budget}\n`);
   const shadowed = discovery.diagnostics.filter((d) => d.code === "skill.shadowed");
   for (const diagnostic of shadowed) io.out(`note: ${formatDiagnostic(diagnostic)}\n`);
   return 0;

@@ -9,7 +9,7 @@ export type { SkillsCommandDeps } from "./skills-actions.js";
 /** The command definitions stay light; their work is imported when one runs (fast `hx --help`). */
 const load = () => import("./skills-actions.js");
 
-/** Adds `hx skills list|show|validate|eval|new`. */
+/** Adds `hx skills list|show|validate|eval|add|update|remove|stats|new`. */
 export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps = {}): Command {
   const io: Io = {
     out: deps.out ?? ((text) => process.stdout.write(text)),
@@ -30,7 +30,9 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     return discoverAll(cwdOf(command), { homeDir: deps.homeDir, provider, model, contextWindow });
   };
 
-  const skills = program.command("skills").description("list, show, validate and scaffold Agent Skills");
+  const skills = program
+    .command("skills")
+    .description("list, show, validate, measure, install and scaffold Agent Skills");
 
   skills
     .command("list")
@@ -42,8 +44,9 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("--context-window <tokens>", "size the catalog budget for this context window")
     .action(async (options: { json?: boolean }, command: Command) => {
       const { discovery, catalog } = await context(command);
-      const { listSkills } = await load();
-      io.exit(listSkills(discovery, catalog, options.json === true, io));
+      const { listSkills, installedSkills } = await load();
+      const installed = installedSkills(cwdOf(command), deps.homeDir);
+      io.exit(listSkills(discovery, catalog, options.json === true, io, installed));
     });
 
   skills
@@ -99,6 +102,61 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
       const { runSkillsEval } = await import("./skills-eval.js");
       const flags = command.optsWithGlobals() as EvalFlags;
       io.exit(await runSkillsEval(names, { ...flags, cwd: cwdOf(command) }, io));
+    });
+
+  skills
+    .command("add")
+    .description(
+      "install skills from a folder, a git URL or owner/repo into .agents/skills (recorded in skills-lock.json)",
+    )
+    .argument("<source>", "a folder, a git URL (https://, file://, git@host:...) or a GitHub owner/repo")
+    .option("--skill <name...>", "only these skills of the source (default: all)")
+    .option("--ref <ref>", "the branch, tag or commit to install (default: the default branch)")
+    .option("--global", "install into ~/.agents/skills (lock: ~/.agents/skills-lock.json)")
+    .option("-C, --cwd <dir>", "the project to install into (default: the current folder)")
+    .action(
+      async (
+        source: string,
+        options: { skill?: string[]; ref?: string; global?: boolean },
+        command: Command,
+      ) => {
+        const { runAdd } = await import("./skills-install.js");
+        io.exit(await runAdd(source, { ...options, cwd: cwdOf(command), homeDir: deps.homeDir }, io));
+      },
+    );
+
+  skills
+    .command("update")
+    .description("fetch installed skills again and replace those that changed upstream")
+    .argument("[names...]", "installed skills to update (default: all in the lock)")
+    .option("--force", "also replace skills you edited since they were installed")
+    .option("--global", "the skills in ~/.agents/skills")
+    .option("-C, --cwd <dir>", "the project (default: the current folder)")
+    .action(async (names: string[], options: { force?: boolean; global?: boolean }, command: Command) => {
+      const { runUpdate } = await import("./skills-install.js");
+      io.exit(await runUpdate(names, { ...options, cwd: cwdOf(command), homeDir: deps.homeDir }, io));
+    });
+
+  skills
+    .command("remove")
+    .description("delete an installed skill and its lock entry")
+    .argument("<name>", "the installed skill")
+    .option("--global", "the skills in ~/.agents/skills")
+    .option("-C, --cwd <dir>", "the project (default: the current folder)")
+    .action(async (name: string, options: { global?: boolean }, command: Command) => {
+      const { runRemove } = await import("./skills-install.js");
+      io.exit(await runRemove(name, { ...options, cwd: cwdOf(command), homeDir: deps.homeDir }, io));
+    });
+
+  skills
+    .command("stats")
+    .description("how often each skill was loaded in this project's saved sessions, and what it cost")
+    .option("--json", "print JSON")
+    .option("-C, --cwd <dir>", "the project (default: the current folder)")
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { runSkillsStats } = await import("./skills-stats.js");
+      const { discovery } = await context(command);
+      io.exit(runSkillsStats(cwdOf(command), discovery.skills, options.json === true, io));
     });
 
   skills

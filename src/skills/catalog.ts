@@ -48,9 +48,22 @@ export function resolveCatalogBudget(contextWindowTokens: number, setting?: numb
   return Math.floor(contextWindowTokens * 0.02 * 4);
 }
 
+/** What the catalog budget cut, naming the skills (`hx skills list` and `/skills`). */
+export function budgetNote(catalog: Pick<SkillCatalog, "shortened" | "nameOnly">): string | undefined {
+  if (catalog.shortened.length === 0 && catalog.nameOnly.length === 0) return undefined;
+  const parts: string[] = [];
+  if (catalog.shortened.length > 0) parts.push(`descriptions shortened: ${catalog.shortened.join(", ")}`);
+  if (catalog.nameOnly.length > 0) parts.push(`listed by name only: ${catalog.nameOnly.join(", ")}`);
+  return `The catalog is over its budget (${parts.join("; ")}). Raise skills.catalogBudget or shorten descriptions.`;
+}
+
+/**
+ * The catalog for these skills: those the model may load now (not `disable-model-invocation`,
+ * and not conditional: a skill with `paths:` is announced when a matching file is touched).
+ */
 export function buildSkillCatalog(skills: readonly Skill[], options: CatalogOptions = {}): SkillCatalog {
   const visible = skills
-    .filter((s) => !s.disableModelInvocation)
+    .filter((s) => !s.disableModelInvocation && s.paths.length === 0)
     .map((s) => ({ name: cleanControlCharacters(s.name), description: oneLine(s.description) }))
     .sort((a, b) => compareNames(a.name, b.name));
   const listed = visible.map((s) => s.name);

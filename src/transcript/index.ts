@@ -13,6 +13,7 @@ export {
   INTERRUPTED_RESULT,
   parseTranscript,
   readTranscript,
+  readTranscriptLines,
   repairPairs,
   type SessionHeader,
   type Transcript,

@@ -47,6 +47,23 @@ export function readTranscript(file: string): Transcript {
   return parseTranscriptLines(splitLines(read.bytes));
 }
 
+/**
+ * Every valid line of a transcript, in order (damaged lines and a cut-off last line are left
+ * out): for readers that need the whole story, such as `hx skills stats`, not just the history.
+ */
+export function readTranscriptLines(file: string): TranscriptLine[] {
+  const read = readRegularFileSync(file, MAX_TRANSCRIPT_BYTES);
+  if (!read.ok) throw new Error(`${file} ${read.message}`);
+  const { lines, last } = splitLines(read.bytes);
+  const events: TranscriptLine[] = [];
+  for (const line of [...lines, last]) {
+    if (line.trim() === "") continue;
+    const parsed = parseTranscriptLine(line);
+    if ("event" in parsed) events.push(parsed.event);
+  }
+  return events;
+}
+
 /** Rebuilds a session from its JSONL text (see parseTranscriptLines). */
 export function parseTranscript(text: string): Transcript {
   return parseTranscriptLines(splitLines(Buffer.from(text, "utf8")));

@@ -4,8 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { buildSkillCatalog } from "../src/skills/catalog.js";
 import { loadSkillsFromRoots } from "../src/skills/discover.js";
+import { announcementText, LiveSkills } from "../src/skills/live-skills.js";
+import { LoadedSkills } from "../src/skills/load-skill-tool.js";
 import { defaultSkillFields } from "../src/skills/skill-fields.js";
 import type { Skill } from "../src/skills/types.js";
+import { SkillWatcher, WATCH_DEBOUNCE_MS } from "../src/skills/watch.js";
 import type { BenchRow } from "./types.js";
 
 const RUNS = 7;
@@ -49,10 +52,92 @@ export async function run(): Promise<BenchRow[]> {
       value: `${budgeted.text.length}/${budget} chars, ${budgeted.shortened.length} shortened, ${budgeted.nameOnly.length} name-only${budgeted.overBudget ? " (names alone exceed it)" : ""}`,
       target: "",
     });
+    rows.push(...(await watchRows(root)));
+    rows.push(announcementRow());
     return rows;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * What watching skill roots costs: CPU while nothing changes (one watcher per root and per
+ * skill folder, no polling), and how soon an edit is noticed (debounce included).
+ */
+async function watchRows(root: string): Promise<BenchRow[]> {
+  const skills = loadSkillsFromRoots([{ dir: root, source: "project" }]).skills;
+  let notify: () => void = () => {};
+  const watcher = new SkillWatcher({
+    roots: [root],
+    skillDirs: skills.map((s) => s.dir),
+    stopAt: () => root,
+    onChange: () => notify(),
+  });
+  try {
+    const idleMs = 2000;
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const used = process.cpuUsage(before);
+    const cpuMs = (used.user + used.system) / 1000;
+    const noticed = new Promise<void>((resolve) => {
+      notify = resolve;
+    });
+    const start = performance.now();
+    writeFileSync(
+      path.join(skills[0].dir, "SKILL.md"),
+      "---\nname: skill-0000\ndescription: edited\n---\nBody\n",
+    );
+    // The watcher and its timer never hold the process open; this timer does, for the wait.
+    let guard: NodeJS.Timeout | undefined;
+    await Promise.race([noticed, new Promise((resolve) => (guard = setTimeout(resolve, 5000)))]);
+    clearTimeout(guard);
+    const latency = performance.now() - start;
+    return [
+      {
+        area: "skills",
+        metric: `idle CPU watching ${watcher.size} folders (${skills.length} skills) for ${idleMs / 1000} s`,
+        value: `${cpuMs.toFixed(1)} ms (${((cpuMs / idleMs) * 100).toFixed(2)}% of a core)`,
+        target: "< 1% of a core",
+        ok: cpuMs / idleMs < 0.01,
+      },
+      {
+        area: "skills",
+        metric: `an edited SKILL.md noticed (debounce ${WATCH_DEBOUNCE_MS} ms included)`,
+        value: `${latency.toFixed(0)} ms`,
+        target: "< 1000 ms",
+        ok: latency < 1000,
+      },
+    ];
+  } finally {
+    watcher.close();
+  }
+}
+
+/** Bytes one hot-reload announcement adds to the conversation (the system prompt does not change). */
+function announcementRow(): BenchRow {
+  const before = fakeSkills(100);
+  const after = [
+    ...before
+      .slice(1)
+      .map((s, i) => (i === 0 ? { ...s, description: `${s.description} Now also for topic X.` } : s)),
+    {
+      ...before[0],
+      name: "skill-new",
+      description: "Deploys the site. Use when the user asks for a release.",
+    },
+  ];
+  const live = new LiveSkills(before, () => ({ skills: after, diagnostics: [] }));
+  live.rescan();
+  const text = announcementText(live.takeAnnouncement(new LoadedSkills()));
+  const catalog = buildSkillCatalog(after).text;
+  return {
+    area: "skills",
+    metric:
+      "hot reload of 100 skills, 1 added + 1 removed + 1 changed: bytes appended (vs resending the catalog)",
+    value: `${Buffer.byteLength(text)} B (catalog: ${Buffer.byteLength(catalog)} B; system prompt unchanged)`,
+    target: "< 1 KB",
+    ok: Buffer.byteLength(text) < 1024,
+  };
 }
 
 /** Chars per skill beyond its own name and description, from the slope between 100 and 200 skills. */

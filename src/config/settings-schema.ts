@@ -96,8 +96,10 @@ const skills = z.object(
       .number({ error: expected("a number (0.02 = 2% of the window, or characters)") })
       .refine((value) => value >= 0, { error: expected("a number of 0 or more") })
       .optional(),
+    /** Watch the skill folders and tell the model about added, removed and changed skills (default true). */
+    watch: z.boolean({ error: expected("true or false") }).optional(),
   },
-  { error: expected("an object with paths and catalogBudget") },
+  { error: expected("an object with paths, catalogBudget and watch") },
 );
 
 /** The OS sandbox around bash (docs/sandbox.md). */

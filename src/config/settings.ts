@@ -153,6 +153,7 @@ export function mergeSettings(layers: Settings[]): Settings {
     if (skills) {
       merged.skills = {
         catalogBudget: skills.catalogBudget ?? merged.skills?.catalogBudget,
+        watch: skills.watch ?? merged.skills?.watch,
         paths: [...(merged.skills?.paths ?? []), ...(skills.paths ?? [])],
       };
     }

@@ -17,6 +17,7 @@ import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { Capability, PromptFilter, SlashCommand } from "./capability.js";
 import type { PermissionModeHandle } from "./permissions-setup.js";
+import type { InvocableSkill } from "./skills-setup.js";
 import type { SwitchableModel } from "./switchable-model.js";
 
 /** What `createSession` hands over; the session keeps it to itself. */
@@ -36,7 +37,7 @@ export interface AgentSessionInit {
   /** The OS sandbox commands run in. */
   sandbox?: CommandSandbox;
   /** The skills `/name` invokes (front ends complete and check command names with them). */
-  skills?: ReadonlyArray<{ name: string; description: string }>;
+  skills?: () => ReadonlyArray<InvocableSkill>;
 }
 
 export interface RunOptions {
@@ -67,8 +68,7 @@ export class AgentSession {
   readonly permissions: PermissionModeHandle;
   /** The OS sandbox around commands: `status()` (or `await check()`) says what is in force, for the status line. */
   readonly sandbox?: CommandSandbox;
-  /** The skills `/name` invokes. */
-  readonly skills: ReadonlyArray<{ name: string; description: string }>;
+  private readonly invocable: () => ReadonlyArray<InvocableSkill>;
   private readonly extensions: LoopExtension[];
   private readonly promptFilters: PromptFilter[];
   private readonly observers: EventSink[];
@@ -83,7 +83,7 @@ export class AgentSession {
     this.model = init.model;
     this.permissions = init.permissions;
     this.sandbox = init.sandbox;
-    this.skills = init.skills ?? [];
+    this.invocable = init.skills ?? (() => []);
     this.commands = from((c) => c.commands);
     this.extensions = from((c) => c.extensions);
     this.promptFilters = from((c) => c.promptFilters);
@@ -91,6 +91,11 @@ export class AgentSession {
   }
 
   /** The system prompt every request of this session sends. */
+  /** The skills `/name` invokes now (with their argument hints), for completion; follows hot reloads. */
+  get skills(): ReadonlyArray<InvocableSkill> {
+    return this.invocable();
+  }
+
   get systemPrompt(): string {
     return this.init.system;
   }

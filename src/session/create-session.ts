@@ -84,14 +84,15 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     hookPermissions: hooks.hooks.permissions,
   });
   const todo = setUpTodo(basics);
+  const skills = setUpSkills(basics, { contextWindow: env.contextWindow });
   const subagents = setUpSubagents(basics, {
     baseTools: tools.tools,
     permissions: permissions.extension,
     hooks: hooks.hooks,
     first: shell.extensions,
     promptSections: instructions.promptSections ?? [],
+    skills: skills.skills,
   });
-  const skills = setUpSkills(basics, { contextWindow: env.contextWindow });
   const built: Capability[] = [
     transcript,
     shell,
@@ -142,6 +143,6 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     permissions: permissions.mode,
     transcript: { id: transcript.writer.id, file: transcript.writer.file },
     sandbox: shell.sandbox,
-    skills: skills.skills.map(({ name, description }) => ({ name, description })),
+    skills: skills.invocable,
   });
 }

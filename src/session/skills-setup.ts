@@ -1,23 +1,37 @@
+import path from "node:path";
+import type { LoopExtension } from "../agent/extension.js";
+import { findProjectRoot } from "../config/project-root.js";
 import type { Settings } from "../config/settings.js";
 import { findLoadedSkills } from "../context/index.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
-import type { Message } from "../core/messages.js";
+import { type Message, userMessage } from "../core/messages.js";
 import {
+  announcementText,
+  budgetNote,
   buildSkillCatalog,
   createLoadSkillTool,
   type DiscoveryResult,
   discoverSkills,
   expandSkillInvocation,
+  LiveSkills,
   LoadedSkills,
   parseSlashPrompt,
+  type RescanResult,
+  rereadSkill,
   resolveCatalogBudget,
   type Skill,
   type SkillCatalog,
+  SkillWatcher,
+  skillRoots,
 } from "../skills/index.js";
 import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "./capability.js";
 
 export interface SkillsCapability extends Capability {
-  skills: readonly Skill[];
+  /** Every skill as of the last scan. */
+  skills: () => readonly Skill[];
+  /** The skills the user may invoke now, for completion. */
+  invocable: () => InvocableSkill[];
+  live: LiveSkills;
   loaded: LoadedSkills;
   /** The catalog section of the system prompt ("" when there are no visible skills). */
   catalog: string;
@@ -52,20 +66,28 @@ export function discoverSkillsView(options: {
   return { discovery, catalog };
 }
 
+/** What the front ends complete `/name` with: the skills the user may invoke now. */
+export interface InvocableSkill {
+  name: string;
+  description: string;
+  argumentHint?: string;
+}
+
 /**
- * Discovers skills once per session and builds the two layers: the catalog (names and
- * descriptions, in the system prompt) and `load_skill` (bodies, on demand, top-level agent
- * only); `/skill-name args` puts a body in the conversation before the model runs. Skills
- * whose bodies a resumed history holds count as loaded, and their folders stay readable.
+ * The session's skills in two layers: the catalog (names and descriptions, in the system
+ * prompt, fixed for the session so providers cache the prefix) and `load_skill` (bodies, on
+ * demand, read from the file at each load; top-level agent only); `/skill-name args` puts a
+ * body in the conversation before the model runs. After the start the skills live on: skill
+ * roots are watched (settings `skills.watch`, default on) and `/reload-skills` rescans;
+ * conditional skills (`paths:`) wait for a tool to touch a matching file. What changed
+ * reaches the model as one appended message before its next request, listing only the
+ * changes. Skills whose bodies a resumed history holds count as loaded.
  */
 export function setUpSkills(basics: SessionBasics, options: { contextWindow: number }): SkillsCapability {
   const { workspace, log } = basics;
-  const { discovery, catalog } = discoverSkillsView({
-    cwd: basics.cwd,
-    settings: basics.settings,
-    contextWindow: options.contextWindow,
-  });
-  const { skills } = discovery;
+  const scan = () =>
+    discoverSkillsView({ cwd: basics.cwd, settings: basics.settings, contextWindow: options.contextWindow });
+  const { discovery, catalog } = scan();
   if (basics.verbose) {
     for (const diagnostic of discovery.diagnostics) log(`skills: ${formatDiagnostic(diagnostic)}`);
     if (catalog.shortened.length > 0) {
@@ -73,6 +95,10 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
     }
     if (catalog.nameOnly.length > 0) log(`skills: listed by name only: ${catalog.nameOnly.join(", ")}`);
   }
+  const live = new LiveSkills(discovery.skills, () => scan().discovery);
+  const skills = () => live.all();
+  const projectRoot = findProjectRoot(basics.cwd);
+
   // Loaded = whole in the history. After a replacement (resume, compaction, clear) that is
   // read again from the messages' meta: a body summarised away or cut may be loaded again,
   // and the folders of resumed skills stay readable.
@@ -80,7 +106,7 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
   const readLoaded = (messages: readonly Message[]) => {
     loaded.clear();
     for (const { name } of findLoadedSkills(messages)) {
-      const skill = skills.find((s) => s.name === name);
+      const skill = skills().find((s) => s.name === name);
       if (!skill) continue;
       loaded.add(name);
       workspace.allowRead(skill.dir);
@@ -91,15 +117,67 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
     if (change.type === "replace") readLoaded(change.messages);
   });
 
+  const reload = (why: string): RescanResult => {
+    const result = live.rescan();
+    if (!result.ok) {
+      log(`warning: skills: rescanning failed (${result.error}); keeping the skills found before`);
+      return result;
+    }
+    watcher?.sync(live.all().map((s) => s.dir));
+    if (basics.verbose && result.changes.length > 0)
+      log(`skills: ${why}: ${result.changes.map((c) => `${c.kind} ${c.name}`).join(", ")}`);
+    return result;
+  };
+  const watcher =
+    basics.settings.skills?.watch === false
+      ? undefined
+      : new SkillWatcher({
+          roots: skillRoots({ cwd: basics.cwd, extraPaths: basics.settings.skills?.paths }).map((r) => r.dir),
+          skillDirs: live.all().map((s) => s.dir),
+          stopAt: (root) => watchStop(root, projectRoot),
+          onChange: () => reload("changed on disk"),
+        });
+
+  // The body handed out is the file's current one; later changes are measured from it.
+  const deliver = (skill: Skill): Skill => {
+    const current = fresh(skill);
+    live.noteDelivered(current);
+    return current;
+  };
+
+  const announcer: LoopExtension = {
+    name: "skills-announcer",
+    beforeModelCall(state) {
+      const last = state.conversation.messages.at(-1);
+      if (last?.role !== "tool" && last?.role !== "user") return; // never between a call and its result
+      watcher?.flush();
+      const changes = live.takeAnnouncement(loaded);
+      if (changes.length > 0)
+        state.conversation.append(userMessage(announcementText(changes), { kind: "announcement" }));
+    },
+    afterToolCall(prepared) {
+      const { tool } = prepared;
+      if (tool.effect !== "read" && tool.effect !== "write") return undefined;
+      if (live.conditional().length === 0) return undefined;
+      const subject = tool.ruleSubject?.(prepared.args as never, workspace);
+      if (subject === undefined) return undefined;
+      const relative = path.relative(projectRoot, path.resolve(workspace.root, subject));
+      if (!relative.startsWith("..") && !path.isAbsolute(relative))
+        live.touch(relative.split(path.sep).join("/"));
+      return undefined;
+    },
+  };
+
   const promptFilter: PromptFilter = (prompt) => {
     const slash = parseSlashPrompt(prompt);
-    const named = slash && skills.find((s) => s.name === slash.name);
+    const named = slash && skills().find((s) => s.name === slash.name);
     if (named && !named.userInvocable) {
       return {
         refuse: `/${named.name} is not for the user to invoke (its SKILL.md says user-invocable: false); the model loads it when a task needs it.`,
       };
     }
-    const invocation = expandSkillInvocation(prompt, skills, loaded);
+    if (!named) return { prompt };
+    const invocation = expandSkillInvocation(prompt, [deliver(named)], loaded);
     if (!invocation) return { prompt };
     workspace.allowRead(invocation.skill.dir);
     return { prompt: invocation.text, meta: { skills: [invocation.span] } };
@@ -109,28 +187,72 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
     usage: "/skills",
     description: "the skills the model can load (type /<name> to invoke one)",
     run(_args, io) {
-      if (skills.length === 0) {
+      const all = skills();
+      if (all.length === 0) {
         io.print("No skills found. Add one with: hx skills new NAME");
         return;
       }
-      for (const skill of skills) {
+      for (const skill of all) {
         if (!skill.userInvocable) continue;
         const hint = skill.argumentHint ? ` ${skill.argumentHint}` : "";
         io.print(`  /${skill.name}${hint}  ${firstLine(skill.description)}`);
       }
+      const modelOnly = all.filter((s) => !s.userInvocable).map((s) => s.name);
+      if (modelOnly.length > 0) io.print(`Loaded by the model only: ${modelOnly.join(", ")}`);
+      const waiting = live.conditional().map((s) => `${s.name} (${s.paths.join(", ")})`);
+      if (waiting.length > 0) io.print(`Waiting for a matching file: ${waiting.join("; ")}`);
+      const budget = budgetNote(catalog);
+      if (budget) io.print(budget);
+    },
+  };
+  const reloadCommand: SlashCommand = {
+    name: "reload-skills",
+    usage: "/reload-skills",
+    description: "scan the skill folders again; the model is told what changed",
+    run(_args, io) {
+      const result = reload("reloaded");
+      if (!result.ok) io.print(`Rescanning failed (${result.error}); the skills found before stay.`);
+      else if (result.changes.length === 0) io.print("No skill changed.");
+      else for (const change of result.changes) io.print(`  ${change.kind}: ${change.name}`);
     },
   };
   return {
     name: "skills",
-    tools: [createLoadSkillTool({ skills, loaded })],
+    tools: [createLoadSkillTool({ skills, loaded, read: deliver })],
+    extensions: [announcer],
     promptFilters: [promptFilter],
     promptSections: [catalog.text],
-    commands: [listCommand],
-    close: unsubscribe,
+    commands: [listCommand, reloadCommand],
+    close() {
+      watcher?.close();
+      unsubscribe();
+    },
     skills,
+    invocable: () =>
+      skills()
+        .filter((s) => s.userInvocable)
+        .map((s) => ({
+          name: s.name,
+          description: s.description,
+          ...(s.argumentHint ? { argumentHint: s.argumentHint } : {}),
+        })),
+    live,
     loaded,
     catalog: catalog.text,
   };
+}
+
+/** The skill as its SKILL.md says now (a body edited since the last scan), or as scanned. */
+function fresh(skill: Skill): Skill {
+  return rereadSkill(skill) ?? skill;
+}
+
+/** Above this folder a missing root is not watched for: the project root, or its own parent. */
+function watchStop(root: string, projectRoot: string): string {
+  const relative = path.relative(projectRoot, root);
+  return !relative.startsWith("..") && !path.isAbsolute(relative)
+    ? projectRoot
+    : path.dirname(path.dirname(root));
 }
 
 function firstLine(text: string): string {

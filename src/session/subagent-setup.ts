@@ -1,5 +1,6 @@
 import type { LoopExtension } from "../agent/extension.js";
 import type { SessionHooks } from "../hooks/index.js";
+import { preloadSkills, type Skill } from "../skills/index.js";
 import { createTaskTool, SUBAGENT_PROMPT_SECTION } from "../subagent/index.js";
 import type { Tool } from "../tools/tool.js";
 import type { Capability, SessionBasics } from "./capability.js";
@@ -19,6 +20,8 @@ export function setUpSubagents(
     first?: readonly LoopExtension[];
     /** System-prompt sections subagents share with the session (project instructions). */
     promptSections: readonly string[];
+    /** The session's skills as they are now, for `task`'s `skills: [names]`. */
+    skills?: () => readonly Skill[];
   },
 ): Capability {
   const system = buildSystemPrompt(basics.workspace.root, [
@@ -32,6 +35,14 @@ export function setUpSubagents(
     extensions: [...(options.first ?? []), options.hooks.subagentExtension, options.permissions],
     systemPrompt: system,
     onSubagentStop: (info) => options.hooks.runSubagentStop(info),
+    preloadSkills: options.skills
+      ? (names) => {
+          const preload = preloadSkills(options.skills?.() ?? [], names);
+          if ("error" in preload) return preload;
+          for (const skill of preload.skills) basics.workspace.allowRead(skill.dir);
+          return preload;
+        }
+      : undefined,
   });
   return { name: "subagents", tools: [task] };
 }

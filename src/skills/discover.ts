@@ -234,6 +234,15 @@ function childFolder(parent: string, parentReal: string, entry: Dirent) {
   }
 }
 
+/**
+ * The skill as its SKILL.md reads now (load_skill always hands out the current body), or
+ * undefined when the file is gone, unreadable or names another skill.
+ */
+export function rereadSkill(skill: Skill): Skill | undefined {
+  const again = readSkill(skill.file, skill.source, []);
+  return again?.name === skill.name ? again : undefined;
+}
+
 /** Reads one SKILL.md; an unreadable file is skipped with a diagnostic. */
 export function readSkill(file: string, source: SkillSource, diagnostics: Diagnostic[]): Skill | undefined {
   let text: string;

@@ -34,6 +34,8 @@ export interface LoadSkillToolDeps {
   /** Every discovered skill (a function if the session re-discovers during a run). */
   skills: readonly Skill[] | (() => readonly Skill[]);
   loaded: LoadedSkills;
+  /** The skill as it is now (re-reads SKILL.md); default: as discovered. */
+  read?: (skill: Skill) => Skill;
   /** How many of a skill's other files to list (default 40). */
   maxListedFiles?: number;
 }
@@ -66,7 +68,8 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parame
       const name = typeof args.name === "string" ? args.name.trim() : "";
       if (name === "") return { content: "Error: load_skill.name must be a non-empty string", isError: true };
       const skills = allSkills();
-      const skill = findSkillByName(skills, name);
+      const found = findSkillByName(skills, name);
+      const skill = found && deps.read ? deps.read(found) : found;
       if (!skill) return { content: `Error: ${unknownSkillMessage(name, skills)}`, isError: true };
       if (skill.disableModelInvocation) {
         return {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import { isPlainObject, parseYaml } from "./parse.js";
@@ -13,7 +14,10 @@ const MAX_BYTES = 64 * 1024;
  * one leaves a warning.
  */
 export function forbidsImplicitInvocation(dir: string, warnings: string[]): boolean {
-  const read = readSmallFileSync(path.join(dir, OPENAI_YAML), MAX_BYTES);
+  const file = path.join(dir, OPENAI_YAML);
+  // Most skills have none: existsSync does not throw, so the common case stays cheap.
+  if (!existsSync(file)) return false;
+  const read = readSmallFileSync(file, MAX_BYTES);
   if (!read.ok) {
     if (read.reason !== "missing") warnings.push(`${OPENAI_YAML} ${read.message}; ignored`);
     return false;

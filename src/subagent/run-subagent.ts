@@ -2,7 +2,7 @@ import type { LoopExtension } from "../agent/extension.js";
 import { runAgentLoop } from "../agent/loop.js";
 import { Conversation } from "../core/conversation.js";
 import type { AgentResult, EventSink } from "../core/events.js";
-import { type Message, userMessage } from "../core/messages.js";
+import { type Message, type UserMessageMeta, userMessage } from "../core/messages.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
@@ -29,8 +29,9 @@ export interface SubagentRunConfig {
 export async function runSubagent(
   config: SubagentRunConfig,
   prompt: string,
+  meta?: UserMessageMeta,
 ): Promise<{ result: AgentResult; messages: readonly Message[] }> {
-  const conversation = new Conversation([userMessage(prompt)]);
+  const conversation = new Conversation([userMessage(prompt, meta)]);
   const result = await runAgentLoop(
     {
       provider: config.provider,

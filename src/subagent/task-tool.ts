@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { LoopExtension } from "../agent/extension.js";
 import { errorMessage } from "../core/error-message.js";
 import type { AgentResult } from "../core/events.js";
+import type { SkillSpan, UserMessageMeta } from "../core/messages.js";
 import type { ToolOutput } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { ToolRegistry } from "../tools/registry.js";
@@ -25,6 +26,11 @@ export interface TaskToolDeps {
   maxTurns?: number;
   /** Called when a subagent ends (SubagentStop hooks); failures are reported, never fatal. */
   onSubagentStop?: (info: SubagentStopInfo) => Promise<void> | void;
+  /**
+   * Skill bodies to start the subagent with (`skills: [names]`); without it the parameter is
+   * refused. The subagent itself never gets load_skill.
+   */
+  preloadSkills?: (names: readonly string[]) => { text: string; spans: SkillSpan[] } | { error: string };
   /** Default SUBAGENT_TOOL_NAMES: bash, read_file, write_file, edit_file, glob, grep. */
   allowedTools?: readonly string[];
 }
@@ -36,6 +42,12 @@ const taskParameters = z.object({
     .enum(AGENT_TYPES)
     .optional()
     .describe("'explore' for a read-only investigation; 'general' (default) may also edit and run commands"),
+  skills: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Skills (names from your Skills list) whose instructions the subagent starts with; it cannot load skills itself",
+    ),
 });
 
 /**
@@ -56,6 +68,15 @@ export function createTaskTool(deps: TaskToolDeps) {
     effect: "none",
     async execute(args, ctx): Promise<ToolOutput> {
       const agentType: AgentType = args.agent_type ?? "general";
+      let prompt = args.prompt;
+      let meta: UserMessageMeta | undefined;
+      if (args.skills && args.skills.length > 0) {
+        const preload = deps.preloadSkills?.(args.skills) ?? { error: "skills cannot be preloaded here" };
+        if ("error" in preload) return { content: `Error: task.skills: ${preload.error}`, isError: true };
+        const start = `${preload.text}\n\nThe instructions above are skills for this task. Your task:\n`;
+        prompt = `${start}${args.prompt}`;
+        meta = { skills: preload.spans };
+      }
       const { result, messages } = await runSubagent(
         {
           provider: deps.provider,
@@ -68,7 +89,8 @@ export function createTaskTool(deps: TaskToolDeps) {
           emit: ctx.emit,
           signal: ctx.signal,
         },
-        args.prompt,
+        prompt,
+        meta,
       );
       const { stats } = result;
       ctx.emit({

@@ -167,7 +167,9 @@ describe("hx skills list and the session agree on the catalog budget", () => {
     expect(flagged.skills.every((s) => s.catalog === "full")).toBe(true);
     const text = await skills(["list", "--model", "test-model", "--provider", "openai"], { cwd: root });
     // The note names the skills the budget cut.
-    expect(text.stdout).toContain(`The catalog is over its budget (descriptions shortened: ${shortened.join(", ")}`);
+    expect(text.stdout).toContain(
+      `The catalog is over its budget (descriptions shortened: ${shortened.join(", ")}`,
+    );
   });
 });
 

@@ -8,7 +8,8 @@ const fixture = useSeedFixture();
 describe("hx skills stats", () => {
   it("counts loads by the model and by the user, sessions, body tokens, input share, never-loaded skills", async () => {
     const env = { ...KEYS, HOME: tempDir("hx-home-") };
-    const agent = (task: string) => runHx(["agent", ...openaiFlags(fixture.server, fixture.project), task], { env });
+    const agent = (task: string) =>
+      runHx(["agent", ...openaiFlags(fixture.server, fixture.project), task], { env });
     const usage = (input: number) => ({ input, output: 5, cached: 0, cacheWrite: 0, reasoning: 0 });
     // Session 1: the model loads sync-upstream, then answers (2 requests after nothing, 1 carrying it).
     fixture.server.reply().tool("load_skill", { name: "sync-upstream" }).usage(usage(1000));

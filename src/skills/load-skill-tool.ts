@@ -20,6 +20,11 @@ export class LoadedSkills {
     this.loaded.add(name);
   }
 
+  /** Forgets one skill (its body changed on disk: the next load_skill returns the new one). */
+  delete(name: string): void {
+    this.loaded.delete(name);
+  }
+
   clear(): void {
     this.loaded.clear();
   }

@@ -5,7 +5,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveSource } from "../../src/skills/install/fetch.js";
-import { runHx, tempDir } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {

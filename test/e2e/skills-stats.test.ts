@@ -1,6 +1,7 @@
 // `hx skills stats` from real saved sessions (made by the binary against the fake server).
 import { describe, expect, it } from "vitest";
-import { runHx, tempDir } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import { KEYS, openaiFlags, useSeedFixture } from "./skills-support.js";
 
 const fixture = useSeedFixture();

@@ -5,7 +5,8 @@ import type { DiscoveryResult } from "../../src/skills/discover.js";
 import { announcementText, LiveSkills } from "../../src/skills/live-skills.js";
 import { LoadedSkills } from "../../src/skills/load-skill-tool.js";
 import { SkillWatcher } from "../../src/skills/watch.js";
-import { fakeSkill, tempDir } from "./helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { fakeSkill } from "./helpers.js";
 
 const result = (...skills: ReturnType<typeof fakeSkill>[]): DiscoveryResult => ({ skills, diagnostics: [] });
 

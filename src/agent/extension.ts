@@ -14,6 +14,12 @@ export interface LoopState {
   stats: AgentStats;
   emit: EventSink;
   signal: AbortSignal;
+  /**
+   * Ends the run at the next safe point (after the current tool call; calls not yet run get
+   * a "not run" result), with `stop: "ended"`. `reason` is a sentence for the user. The first
+   * reason wins.
+   */
+  endRun(reason: string): void;
 }
 
 /** An extension's verdict on a tool call: `block` refuses it and becomes the tool result. */

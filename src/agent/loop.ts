@@ -39,12 +39,23 @@ export async function runAgentLoop(
 ): Promise<AgentResult> {
   const signal = config.signal ?? new AbortController().signal;
   const stats: AgentStats = emptyStats();
-  const state: LoopState = { conversation, turn: 0, stats, emit: config.emit, signal };
+  let endedBy: string | undefined;
+  const state: LoopState = {
+    conversation,
+    turn: 0,
+    stats,
+    emit: config.emit,
+    signal,
+    endRun: (reason) => {
+      endedBy ??= reason;
+    },
+  };
   const finish = (result: Omit<AgentResult, "stats">): AgentResult => {
     const full = { ...result, stats };
     config.emit({ type: "end", result: full });
     return full;
   };
+  const ended = (reason: string) => finish({ text: "", stop: "ended", error: new RunError("ended", reason) });
 
   let continuations = 0;
   let retriedAfterError = false;
@@ -63,6 +74,7 @@ export async function runAgentLoop(
     }
 
     await callExtensions(config, (ext) => ext.beforeModelCall?.(state));
+    if (endedBy !== undefined) return ended(endedBy);
     stats.turns += 1;
     state.turn = stats.turns;
     config.emit({ type: "turn_start", turn: stats.turns });
@@ -84,6 +96,7 @@ export async function runAgentLoop(
         const verdicts = await Promise.all(
           config.extensions.map((ext) => safely(config.emit, ext, () => ext.onModelError?.(failure, state))),
         );
+        if (endedBy !== undefined) return ended(endedBy);
         if (verdicts.includes("retry")) {
           retriedAfterError = true;
           stats.turns -= 1;
@@ -104,6 +117,7 @@ export async function runAgentLoop(
     if (message.toolCalls.length === 0) {
       if (continuations < MAX_STOP_CONTINUATIONS) {
         const feedback = await firstResult(config, (ext) => ext.onStop?.(message.content, state));
+        if (endedBy !== undefined) return finish({ text: message.content, stop: cut ? "length" : "done" });
         if (feedback) {
           continuations += 1;
           conversation.append(userMessage(feedback, { kind: "feedback" }));
@@ -117,12 +131,13 @@ export async function runAgentLoop(
     }
 
     for (const batch of readOnlyBatches(config.tools, message.toolCalls)) {
-      const results = await runToolCalls(config, state, batch);
+      const results = await runToolCalls(config, state, batch, () => endedBy);
       batch.forEach((call, i) => {
         conversation.append(results[i].message);
         config.emit({ type: "tool_result", call, result: results[i].message, blocked: results[i].blocked });
       });
     }
+    if (endedBy !== undefined) return ended(endedBy);
   }
 }
 
@@ -161,13 +176,17 @@ async function runToolCalls(
   config: AgentLoopConfig,
   state: LoopState,
   calls: ToolCall[],
+  endedBy: () => string | undefined,
 ): Promise<CallResult[]> {
   const admitted: Array<CallResult | PreparedCall> = [];
   for (const call of calls) {
+    const reason = endedBy();
     admitted.push(
       state.signal.aborted
         ? cancelledResult(call)
-        : await admitToolCall(config, state, call).catch((error) => crashResult(call, error)),
+        : reason !== undefined
+          ? notRunResult(call, reason)
+          : await admitToolCall(config, state, call).catch((error) => crashResult(call, error)),
     );
   }
   const outputs = await Promise.all(
@@ -196,15 +215,25 @@ async function runToolCalls(
 }
 
 /**
- * One tool call: prepared, checked by every extension (a refusal becomes its result), run,
- * then passed through `afterToolCall`. The loop's step, also used for a call the user makes.
+ * One tool call outside a run (a call the user makes): prepared, checked by every extension
+ * (a refusal becomes its result), run, then passed through `afterToolCall`, exactly as the
+ * loop's own calls. The conversation is read, not changed.
  */
 export async function runToolCall(
   config: AgentLoopConfig,
-  state: LoopState,
+  conversation: Conversation,
   call: ToolCall,
 ): Promise<CallResult> {
-  const [result] = await runToolCalls(config, state, [call]);
+  const state: LoopState = {
+    conversation,
+    turn: 0,
+    stats: emptyStats(),
+    emit: config.emit,
+    signal: config.signal ?? new AbortController().signal,
+    // A single call has nothing after it to stop.
+    endRun: () => {},
+  };
+  const [result] = await runToolCalls(config, state, [call], () => undefined);
   return result;
 }
 
@@ -262,6 +291,13 @@ function cancelledResult(call: ToolCall): CallResult {
       content: "Error: not run, the turn was cancelled by the user.",
       isError: true,
     }),
+    blocked: false,
+  };
+}
+
+function notRunResult(call: ToolCall, reason: string): CallResult {
+  return {
+    message: toolMessage(call, { content: `Error: not run, the run was ended. ${reason}`, isError: true }),
     blocked: false,
   };
 }

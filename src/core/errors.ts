@@ -8,10 +8,13 @@ export interface RunFailure {
   readonly hint?: string;
 }
 
-/** The loop stopped on its own limit (not a provider or configuration problem). */
+/**
+ * The loop stopped on its own (not a provider or configuration problem): its turn limit
+ * (`max_turns`), or an extension ended the run (`ended`, e.g. a hook's `continue: false`).
+ */
 export class RunError extends Error implements RunFailure {
   constructor(
-    readonly kind: "max_turns",
+    readonly kind: "max_turns" | "ended",
     message: string,
     readonly hint?: string,
   ) {

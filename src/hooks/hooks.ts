@@ -114,9 +114,12 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
         prepared.tool.name,
         state.signal,
       );
+      // `continue: false` wins over a block: the call is refused and the run ends here.
+      if (verdict.stop !== undefined) {
+        state.endRun(`A PreToolUse hook stopped the run: ${verdict.stop}`);
+        return { block: `Not run: a hook stopped the run (${verdict.stop}).` };
+      }
       if (verdict.blocked !== undefined) return { block: verdict.blocked };
-      if (verdict.stop !== undefined)
-        return { block: `A hook stopped the run: ${verdict.stop}. Do not call more tools; tell the user.` };
       if (verdict.permission) permissions.set(prepared, verdict.permission);
       return undefined;
     },
@@ -132,12 +135,9 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
       const notes = [
         ...(verdict.blocked !== undefined ? [`[PostToolUse hook] ${verdict.blocked}`] : []),
         ...verdict.context.map((context) => `[PostToolUse hook context] ${context}`),
-        ...(verdict.stop !== undefined
-          ? [
-              `[PostToolUse hook] The run was stopped: ${verdict.stop}. Do not call more tools; tell the user.`,
-            ]
-          : []),
+        ...(verdict.stop !== undefined ? [`[PostToolUse hook] The run was stopped: ${verdict.stop}`] : []),
       ];
+      if (verdict.stop !== undefined) state.endRun(`A PostToolUse hook stopped the run: ${verdict.stop}`);
       if (notes.length === 0) return undefined;
       return { ...output, content: `${output.content}\n\n${notes.join("\n")}` };
     },

@@ -152,15 +152,7 @@ export class AgentSession {
     call: ToolCall,
     options: RunOptions,
   ): Promise<{ message: ToolResultMessage; blocked: boolean }> {
-    const signal = options.signal ?? new AbortController().signal;
-    const state = {
-      conversation: this.conversation,
-      turn: 0,
-      stats: emptyStats(),
-      emit: options.emit,
-      signal,
-    };
-    const result = await runToolCall(this.loopConfig(options.emit, signal), state, call);
+    const result = await runToolCall(this.loopConfig(options.emit, options.signal), this.conversation, call);
     options.emit({ type: "tool_result", call, result: result.message, blocked: result.blocked });
     return result;
   }

@@ -118,6 +118,39 @@ describe("runAgentLoop", () => {
     expect(messages.at(-1)?.role).toBe("tool");
   });
 
+  it("an extension ends the run: later calls of the turn get a 'not run' result, no further request", async () => {
+    const stopper: LoopExtension = {
+      name: "stopper",
+      afterToolCall: (prepared, _output, state) => {
+        if (prepared.call.name === "echo") state.endRun("The stopper ended the run.");
+        return undefined;
+      },
+    };
+    const { config, conversation, model, messages } = setup(
+      [
+        {
+          toolCalls: [
+            { name: "echo", arguments: { text: "a" } },
+            { name: "explode", arguments: {} },
+          ],
+        },
+        { text: "never asked" },
+      ],
+      { extensions: [stopper] },
+    );
+    const result = await runAgentLoop(config, conversation);
+    expect(result.stop).toBe("ended");
+    expect(result.error).toBeInstanceOf(RunError);
+    expect(result.error).toMatchObject({ kind: "ended", message: "The stopper ended the run." });
+    expect(model.requests).toHaveLength(1);
+    const [first, second] = toolResults(messages);
+    expect(first.content).toBe("echo: a");
+    expect(second).toMatchObject({
+      isError: true,
+      content: "Error: not run, the run was ended. The stopper ended the run.",
+    });
+  });
+
   it("keeps a tool output's meta on its result message and tells subscribers of each message", async () => {
     const tagged = defineTool({
       name: "tagged",

@@ -173,3 +173,38 @@ describe("hook timeouts", () => {
     expect(existsSync(path.join(h.work, "ran"))).toBe(false);
   });
 });
+
+describe("continue: false ends the run (as in Claude Code)", () => {
+  it("from PreToolUse: the call does not run, no further model request, the reason is shown", async () => {
+    writeSettings(h.work, {
+      hooks: {
+        PreToolUse: [{ matcher: "bash", hooks: [answers({ continue: false, stopReason: "frozen branch" })] }],
+      },
+    });
+    h.server.reply().tool("bash", { command: "touch ran" });
+    h.server.reply().text("never asked");
+    const run = await h.agent("go", bypass);
+    expect(existsSync(path.join(h.work, "ran"))).toBe(false);
+    expect(h.server.requests).toHaveLength(1);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("hx: A PreToolUse hook stopped the run: frozen branch");
+  });
+
+  it("from PostToolUse: the call ran, the calls after it in the turn do not, and the run ends", async () => {
+    writeSettings(h.work, {
+      hooks: {
+        PostToolUse: [
+          { matcher: "bash", hooks: [answers({ continue: false, stopReason: "enough for today" })] },
+        ],
+      },
+    });
+    h.server.reply().tool("bash", { command: "touch first" }).tool("bash", { command: "touch second" });
+    h.server.reply().text("never asked");
+    const run = await h.agent("go", bypass);
+    expect(existsSync(path.join(h.work, "first"))).toBe(true);
+    expect(existsSync(path.join(h.work, "second"))).toBe(false);
+    expect(h.server.requests).toHaveLength(1);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("hx: A PostToolUse hook stopped the run: enough for today");
+  });
+});

@@ -54,6 +54,7 @@ describe("permission extension in the loop", () => {
         stats: { turns: 1, toolCalls: 1, blocked: 0, usage: {} as never },
         emit: () => {},
         signal: new AbortController().signal,
+        endRun: () => {},
       },
     );
     const winner = await Promise.race([

@@ -156,6 +156,7 @@ describe("todo reminder", () => {
       stats: {} as never,
       emit: () => {},
       signal: new AbortController().signal,
+      endRun: () => {},
     };
     await reminder.beforeModelCall!(state);
     await reminder.beforeModelCall!(state);

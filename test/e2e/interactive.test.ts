@@ -153,4 +153,14 @@ describe("entry points and line-mode commands", () => {
     expect(existsSync(path.join(work, "made-by-shell"))).toBe(false);
     expect(server.requests).toHaveLength(0);
   });
+
+  it("/init asks the model to draft an AGENTS.md from the repository", async () => {
+    server.reply().text("drafted");
+    const run = await runHx(args(), { env, input: "/init\n" });
+    expect(run.code).toBe(0);
+    expect(server.requests[0].body.messages.at(-1).content).toMatch(
+      /^Draft an AGENTS\.md for this repository/,
+    );
+    expect(run.stdout).toContain("drafted");
+  });
 });

@@ -371,4 +371,39 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     const shown = await again.waitFor("the first answer");
     expect(shown).toContain("> the first task");
   });
+
+  it("Esc cancels a running turn; Ctrl-O expands tool output; Tab completes @paths; Up recalls the last session's prompts", async () => {
+    const home = tempDir("hx-home-keys-");
+    writeFileSync(
+      path.join(work, "numbers.txt"),
+      Array.from({ length: 8 }, (_, i) => `n${i + 1}`).join("\n"),
+    );
+    server.reply().tool("read_file", { path: "numbers.txt" });
+    server.reply().text("read them");
+    server.hang();
+    const s = open({ env: { HOME: home } });
+    await s.waitFor(prompt);
+    s.type("read @numb");
+    s.keys("Tab");
+    await s.waitFor("read @numbers.txt");
+    s.keys("Enter");
+    const collapsed = await s.waitFor("read them");
+    expect(collapsed).toMatch(/… \+\d+ lines \(Ctrl-O to expand\)/);
+    expect(collapsed).not.toContain("n8");
+    s.keys("C-o");
+    await s.waitFor("n8");
+    s.type("wait forever");
+    s.keys("Enter");
+    await s.waitFor("Working…");
+    s.keys("Escape");
+    await s.waitFor("cancelled.");
+    s.keys("C-d");
+    expect(await s.exited()).toBe(0);
+    s.close();
+
+    const next = open({ env: { HOME: home } });
+    await next.waitFor(prompt);
+    next.keys("Up");
+    await next.waitFor((text) => text.split("\n").some((line) => line === "wait forever"));
+  });
 });

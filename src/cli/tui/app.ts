@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { Editor } from "@mariozechner/pi-tui/dist/components/editor.js";
 import { Loader } from "@mariozechner/pi-tui/dist/components/loader.js";
@@ -382,6 +383,19 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
       "/help for commands · Shift+Tab: mode · Esc: interrupt · Ctrl-D: leave",
     )}`;
   header.setText(headerText());
+  // Completion works from the first frame: paths at once, commands and skills once the session is open.
+  editor.setAutocompleteProvider(
+    new PromptCompletions(realPathOr(cwd), () =>
+      session
+        ? [
+            ...interactiveCommands(host)
+              .filter((c) => c.name !== "quit")
+              .map((c) => ({ name: c.name, description: c.description })),
+            ...session.skills.map((s) => ({ name: s.name, description: s.description.split("\n")[0] })),
+          ]
+        : [],
+    ),
+  );
   slot.show(editor);
   updateStatus();
   tui.setFocus(editor);
@@ -419,17 +433,6 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
     throw error;
   }
   session = opened;
-  editor.setAutocompleteProvider(
-    new PromptCompletions(opened.workspace.root, () => [
-      ...interactiveCommands(host)
-        .filter((c) => c.name !== "quit")
-        .map((c) => ({ name: c.name, description: c.description })),
-      ...opened.skills.map((s) => ({
-        name: s.name,
-        description: s.description.split("\n")[0],
-      })),
-    ]),
-  );
   if (opened.conversation.messages.length > 0) chat.showMessages(opened.conversation.messages);
   // Probes the sandbox (a few ms) so the status line says what holds commands in.
   void opened.sandbox?.check().then(() => {
@@ -452,4 +455,13 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
       `${theme.muted(`continue it later with: hx --resume ${finalSession.transcript.id}`)}\n`,
     );
   return 0;
+}
+
+/** The real path of `dir`, or `dir` when it cannot be resolved (the settings step reports that). */
+function realPathOr(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }

@@ -59,6 +59,8 @@ export class PromptCompletions implements AutocompleteProvider {
   }
 
   shouldTriggerFileCompletion(lines: string[], cursorLine: number, cursorCol: number): boolean {
+    const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
+    if (/(?:^|\s)@[^\s]*$/.test(before)) return true;
     return this.inner().shouldTriggerFileCompletion(lines, cursorLine, cursorCol);
   }
 

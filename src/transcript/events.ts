@@ -1,4 +1,4 @@
-import type { ReplaceReason } from "../core/conversation.js";
+import type { CompactionDetail, ReplaceReason } from "../core/conversation.js";
 import type { Message, Usage } from "../core/messages.js";
 
 /**
@@ -28,17 +28,7 @@ export type TranscriptEvent =
   /** Usage reported for one model request. */
   | { type: "usage"; usage: Usage }
   /** History summarised; `messages` is the whole history from here on. */
-  | {
-      type: "compaction";
-      trigger: "auto" | "manual";
-      focus?: string;
-      summary: string;
-      droppedMessages: number;
-      tokensBefore: number;
-      tokensAfter: number;
-      reinjectedSkills: string[];
-      messages: Message[];
-    }
+  | ({ type: "compaction"; messages: Message[] } & CompactionDetail)
   /** History replaced some other way (shortened, resumed, cleared, repaired); `messages` replaces it. */
   | { type: "history"; reason: Exclude<ReplaceReason, "compaction">; messages: Message[] };
 

@@ -60,6 +60,27 @@ async function recordedSession(prompts: string[], id?: string) {
   return { writer, session };
 }
 
+/**
+ * A recorded conversation of a prompt and six turns with 4,000-character results, and a
+ * compactor with a 4,000-token window that will summarise it.
+ */
+function recordedForCompaction(model: ScriptedProvider) {
+  const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
+  const conversation = new Conversation();
+  writer.follow(conversation);
+  conversation.append({ role: "user", content: "one" });
+  for (let i = 0; i < 6; i++) {
+    conversation.append({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: `c${i}`, name: "t", arguments: "{}" }],
+    });
+    conversation.append({ role: "tool", toolCallId: `c${i}`, toolName: "t", content: "r".repeat(4_000) });
+  }
+  const compactor = new ContextCompactor({ provider: model, window: 4_000, system: "sys", toolSchemas: [] });
+  return { writer, conversation, compactor };
+}
+
 /** Every readable line of a transcript file, parsed (a line cut by a crash is left out). */
 function transcriptEvents(file: string): TranscriptLine[] {
   return readFileSync(file, "utf8")
@@ -145,24 +166,7 @@ describe("transcript files", () => {
 
   it("replays a compaction: the history after it is what it recorded", async () => {
     const model = new ScriptedProvider([{ text: "summary of the start" }]);
-    const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
-    const conversation = new Conversation();
-    writer.follow(conversation);
-    conversation.append({ role: "user", content: "one" });
-    for (let i = 0; i < 6; i++) {
-      conversation.append({
-        role: "assistant",
-        content: "",
-        toolCalls: [{ id: `c${i}`, name: "t", arguments: "{}" }],
-      });
-      conversation.append({ role: "tool", toolCallId: `c${i}`, toolName: "t", content: "r".repeat(4_000) });
-    }
-    const compactor = new ContextCompactor({
-      provider: model,
-      window: 4_000,
-      system: "sys",
-      toolSchemas: [],
-    });
+    const { writer, conversation, compactor } = recordedForCompaction(model);
     const record = await compactor.compactNow(conversation);
     conversation.append({ role: "user", content: "after" });
     const events = transcriptEvents(writer.file);
@@ -250,24 +254,7 @@ describe("listing, latest and resume", () => {
 
   it("resumes after a compaction from the compacted history, then appends to it", async () => {
     const model = new ScriptedProvider([{ text: "summary" }]);
-    const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "p", model: "m" });
-    const conversation = new Conversation();
-    writer.follow(conversation);
-    conversation.append({ role: "user", content: "one" });
-    for (let i = 0; i < 6; i++) {
-      conversation.append({
-        role: "assistant",
-        content: "",
-        toolCalls: [{ id: `c${i}`, name: "t", arguments: "{}" }],
-      });
-      conversation.append({ role: "tool", toolCallId: `c${i}`, toolName: "t", content: "r".repeat(4_000) });
-    }
-    const compactor = new ContextCompactor({
-      provider: model,
-      window: 4_000,
-      system: "sys",
-      toolSchemas: [],
-    });
+    const { writer, conversation, compactor } = recordedForCompaction(model);
     await compactor.compactNow(conversation);
     writer.close();
     const resumed = resumeSession(latestSession(root)!, RESUME);

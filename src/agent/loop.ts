@@ -8,7 +8,7 @@ import type { ToolOutput } from "../core/tool.js";
 import { type ModelProvider, ProviderError } from "../providers/provider.js";
 import type { PreparedCall, ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
-import type { LoopExtension, LoopState } from "./extension.js";
+import type { LoopExtension, LoopState, ToolDecision } from "./extension.js";
 
 export interface AgentLoopConfig {
   provider: ModelProvider;
@@ -250,7 +250,7 @@ async function admitToolCall(
     return { message: toolMessage(call, { content: prepared.error, isError: true }), blocked: false };
 
   for (const ext of config.extensions) {
-    const decision = await safely(config.emit, ext, () => ext.beforeToolCall?.(prepared, state));
+    const decision = await checkCall(config.emit, ext, prepared, state);
     if (decision) {
       state.stats.blocked += 1;
       return { message: toolMessage(call, { content: decision.block, isError: true }), blocked: true };
@@ -323,6 +323,27 @@ async function firstResult<T>(
     if (value !== undefined && value !== null && value !== "") return value;
   }
   return undefined;
+}
+
+/**
+ * One extension's verdict on a call. A check that throws blocks the call: what the permission
+ * check (or a hook) could not decide is never let through.
+ */
+async function checkCall(
+  emit: (event: AgentEvent) => void,
+  ext: LoopExtension,
+  prepared: PreparedCall,
+  state: LoopState,
+): Promise<ToolDecision> {
+  try {
+    return await ext.beforeToolCall?.(prepared, state);
+  } catch (error) {
+    const reason = errorMessage(error);
+    emit({ type: "notice", level: "warn", text: `extension ${ext.name} failed: ${reason}` });
+    return {
+      block: `Error: not run: the ${ext.name} check failed (${reason}), so the call was refused. Try another way, or tell the user.`,
+    };
+  }
 }
 
 /** Runs one extension hook; a throw becomes a warning event, never a crash. */

@@ -206,6 +206,41 @@ describe("runAgentLoop", () => {
     });
   });
 
+  it("refuses a call whose check throws (fails closed) and tells the model why", async () => {
+    const broken: LoopExtension = {
+      name: "permissions",
+      beforeToolCall: () => {
+        throw new Error("rule engine crashed");
+      },
+    };
+    const ran: string[] = [];
+    const spy = defineTool({
+      name: "echo",
+      description: "Echoes text.",
+      parameters: z.object({ text: z.string() }),
+      effect: "execute",
+      execute: async ({ text }) => {
+        ran.push(text);
+        return text;
+      },
+    });
+    const { config, conversation, messages, events } = setup(
+      [{ toolCalls: [{ name: "echo", arguments: { text: "a" } }] }, { text: "done" }],
+      { extensions: [broken], tools: new ToolRegistry([spy]) },
+    );
+    const result = await runAgentLoop(config, conversation);
+    expect(ran).toEqual([]);
+    expect(result.stats.blocked).toBe(1);
+    const [refusal] = toolResults(messages);
+    expect(refusal.isError).toBe(true);
+    expect(refusal.content).toContain("the permissions check failed (rule engine crashed)");
+    expect(events).toContainEqual({
+      type: "notice",
+      level: "warn",
+      text: "extension permissions failed: rule engine crashed",
+    });
+  });
+
   it("feeds onStop text back, at most three times", async () => {
     const nag: LoopExtension = { name: "nag", onStop: () => "keep going" };
     const replies = Array.from({ length: 5 }, (_, i) => ({ text: `answer ${i}` }));

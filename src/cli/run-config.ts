@@ -1,6 +1,7 @@
 import type { Settings } from "../config/settings.js";
 import { parsePermissionMode } from "../permissions/modes.js";
 import { CALL_LIMIT_DEFAULTS, MAX_TIMER_MS } from "../providers/limits.js";
+import { providerNames } from "../providers/registry.js";
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
 import { redactUrlPasswords } from "../secrets/redact.js";
 
@@ -85,6 +86,11 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, settin
   ];
   const providerLayer = layers.findIndex((l) => l.provider);
   const provider = providerLayer >= 0 ? layers[providerLayer].provider! : DEFAULT_PROVIDER;
+  if (!providerNames().includes(provider)) {
+    // Settings values were checked against the same list when the files were read.
+    const source = ["--provider", "HX_PROVIDER", "provider in settings"][providerLayer];
+    throw new UsageError(`${source} must be one of ${providerNames().join(", ")} (got '${provider}').`);
+  }
   const usable = (index: number) => providerLayer < 0 || index <= providerLayer;
   const model = layers.find((l, i) => l.model && usable(i))?.model;
   const baseURLLayer = layers.findIndex((l, i) => l.baseURL && usable(i));

@@ -13,6 +13,7 @@ import { HOOK_EVENTS, TOOL_EVENTS } from "../hooks/events.js";
 import { compileMatcher } from "../hooks/matcher.js";
 import { PERMISSION_MODES } from "../permissions/modes.js";
 import { parseRule } from "../permissions/rules.js";
+import { providerNames } from "../providers/registry.js";
 import { SANDBOX_MODES } from "../sandbox/types.js";
 import { expected } from "./schema-messages.js";
 
@@ -157,7 +158,11 @@ const modelPrice = z.object(
 export const settingsSchema = z.object({
   /** Editors' JSON-schema hint; ignored. */
   $schema: text("a URL").optional(),
-  provider: text("a provider name such as deepseek").optional(),
+  provider: z
+    .enum(providerNames() as [string, ...string[]], {
+      error: expected(`one of ${providerNames().join(", ")}`),
+    })
+    .optional(),
   model: text("a model name").optional(),
   baseURL: text("an http(s) URL").optional(),
   maxTurns: wholeNumber("a positive whole number").optional(),

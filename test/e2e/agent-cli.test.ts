@@ -65,6 +65,14 @@ describe("hx basics", () => {
     expect(badTurns.stderr.trim()).toBe("hx: --max-turns must be a positive whole number (got 'zero').");
     const badCwd = await runHx(["agent", "x", "-C", path.join(work, "missing")]);
     expect(badCwd.code).toBe(2);
+    const badProvider = await runHx(["agent", "x", "--provider", "gemini"], { env: keys });
+    expect(badProvider.code).toBe(2);
+    expect(badProvider.stderr.trim()).toBe(
+      "hx: --provider must be one of deepseek, openai, anthropic, scripted (got 'gemini').",
+    );
+    const badEnvProvider = await runHx(["agent", "x"], { env: { ...keys, HX_PROVIDER: "gemini" } });
+    expect(badEnvProvider.code).toBe(2);
+    expect(badEnvProvider.stderr).toContain("HX_PROVIDER must be one of");
   });
 
   it("names the missing key variable in one line, exit 1, no stack trace", async () => {

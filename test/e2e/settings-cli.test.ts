@@ -51,6 +51,15 @@ describe("settings validation through the binary", () => {
     expect(existsSync(path.join(work, "touched"))).toBe(false);
   });
 
+  it("an unknown provider is reported by file and key, exit 2", async () => {
+    settings({ provider: "gemini" });
+    const result = await runHx(["agent", "touch a file", "-C", work], { cwd: work });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'hx: .hx/settings.json: provider: must be one of deepseek, openai, anthropic, scripted, got a string ("gemini")',
+    );
+  });
+
   it("an unknown key is a warning with the closest known key; the run goes on", async () => {
     settings({ modle: "x", permissions: { allow: ["bash(touch *)"] } });
     const result = await run();

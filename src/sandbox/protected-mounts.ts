@@ -53,8 +53,8 @@ function inside(file: string, roots: readonly string[]): boolean {
 /**
  * The protected paths (src/permissions/protected-paths.ts) that fall inside the writable
  * folders, which the sandbox keeps read-only: in every writable folder `.hx`, `.claude`,
- * `.mcp.json` and, where `.git` is a folder, `.git/config` and `.git/hooks` (a `.git` file, as in a
- * worktree, is itself kept read-only); the shell start-up files and `~/.hx`, `~/.claude` when the
+ * `.mcp.json` and `.git/config` and `.git/hooks` (a missing `.git` is kept from being created, a
+ * `.git` file, as in a worktree, is itself kept read-only); the shell start-up files and `~/.hx`, `~/.claude` when the
  * home folder is writable. `writableRoots` are real paths.
  */
 export function protectedMounts(writableRoots: readonly string[], home: string): ProtectedMounts {
@@ -92,9 +92,10 @@ export function protectedMounts(writableRoots: readonly string[], home: string):
     }
     for (const { relative, kind } of workspaceEntries()) {
       if (relative.startsWith(".git/")) {
+        // No .git: the stand-in is .git itself (`firstMissing`), so a command cannot `git init`
+        // one whose config or hooks run at the next git command outside the sandbox.
         const git = statOf(path.join(root, ".git"));
-        if (!git) continue;
-        if (!git.isDirectory()) {
+        if (git && !git.isDirectory()) {
           existing.add(path.join(root, ".git"));
           continue;
         }

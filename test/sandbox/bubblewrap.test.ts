@@ -82,6 +82,28 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
     },
   );
 
+  it.skipIf(!backend.ok)(
+    "where there is no .git, a command cannot make one with a config or hooks of its own",
+    async () => {
+      // A .git/config with core.fsmonitor runs its command at the next `git status` outside the
+      // sandbox: the user's, or a hook's.
+      const { root, run } = sandboxed();
+      const out = await run(
+        [
+          "git init -q . 2>&1",
+          "mkdir -p .git/hooks 2>&1",
+          "echo '[core] fsmonitor = touch M' > .git/config 2>&1",
+          "echo done",
+        ].join("; "),
+      );
+      expect(out).toContain("done");
+      expect(existsSync(path.join(root, ".git/config"))).toBe(false);
+      expect(existsSync(path.join(root, ".git/hooks"))).toBe(false);
+      // The stand-in that kept .git from being created is gone again.
+      expect(existsSync(path.join(root, ".git"))).toBe(false);
+    },
+  );
+
   it.skipIf(!backend.ok)("has no network unless settings allow it", async () => {
     const server = createServer((socket) => socket.end("hello\n"));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

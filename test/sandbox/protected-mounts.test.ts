@@ -34,9 +34,11 @@ describe("protectedMounts", () => {
     expect(mounts.pinned).toEqual([path.join(root, ".git")]);
   });
 
-  it("protects nothing of git where there is no .git, and a .git file (worktree) as a whole", () => {
+  it("keeps a missing .git from being created, and a .git file (worktree) as a whole", () => {
     const root = real(tempDir());
-    expect(protectedMounts([root], real(tempDir())).existing).toEqual([]);
+    const none = protectedMounts([root], real(tempDir()));
+    expect(none.existing).toEqual([]);
+    expect(none.missing).toContainEqual({ path: path.join(root, ".git"), kind: "dir" });
     writeFileSync(path.join(root, ".git"), "gitdir: /elsewhere\n");
     expect(protectedMounts([root], real(tempDir())).existing).toEqual([path.join(root, ".git")]);
   });

@@ -2,7 +2,7 @@ import type { ProcessGroups } from "../process/process-groups.js";
 import type { HookEventName, HookPayload } from "./events.js";
 import { parseHookStdout } from "./json-output.js";
 import type { ConfiguredHook, HookRegistry } from "./registry.js";
-import { type HookOutcome, runCommandHook } from "./runner.js";
+import { boundHookText, type HookOutcome, runCommandHook } from "./runner.js";
 
 /** A PreToolUse hook's say on the permission check (a deny is `blocked`). */
 export interface HookPermission {
@@ -96,7 +96,7 @@ export function foldOutcomes(hooks: ConfiguredHook[], outcomes: HookOutcome[]): 
     }
     const parsed = parseHookStdout(outcome.stdout);
     if (parsed.kind === "text") {
-      if (parsed.text) verdict.outputs.push(parsed.text);
+      if (parsed.text) verdict.outputs.push(boundHookText(parsed.text));
       return;
     }
     if (parsed.kind === "invalid") {
@@ -109,7 +109,7 @@ export function foldOutcomes(hooks: ConfiguredHook[], outcomes: HookOutcome[]): 
     if (answer.systemMessage) verdict.messages.push(answer.systemMessage);
     if (answer.continue === false) verdict.stop ??= answer.stopReason || `the ${name} stopped the run`;
     const specific = answer.hookSpecificOutput;
-    if (specific?.additionalContext) verdict.context.push(specific.additionalContext);
+    if (specific?.additionalContext) verdict.context.push(boundHookText(specific.additionalContext));
     if (answer.decision === "block") reasons.push(answer.reason || `blocked by the ${name}`);
     if (hook.event !== "PreToolUse") return;
     const permission = specific?.permissionDecision ?? (answer.decision === "approve" ? "allow" : undefined);

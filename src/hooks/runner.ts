@@ -1,6 +1,7 @@
 import type { ProcessGroups } from "../process/process-groups.js";
 import { runProcess } from "../process/run-process.js";
 import { childEnvironment } from "../secrets/child-env.js";
+import { truncate } from "../tools/truncate.js";
 import type { HookPayload } from "./events.js";
 
 /** How one command hook ended. */
@@ -26,6 +27,18 @@ export interface RunHookOptions {
 
 /** Characters of each end of stdout and stderr kept. */
 const KEEP_CHARS = 32 * 1024;
+
+/**
+ * The most of a hook's text the model reads (a block reason, context, a Stop hook's message),
+ * as in Claude Code: a hook printing a whole test log would otherwise fill the window, once per
+ * call. Longer text keeps its start and end around a note saying how much was cut.
+ */
+export const HOOK_TEXT_MAX_CHARS = 10_000;
+
+/** `text` cut to `HOOK_TEXT_MAX_CHARS`, counting what the output buffer already dropped. */
+export function boundHookText(text: string, alreadyCut?: { chars: number; lines: number }): string {
+  return truncate(text, { maxChars: HOOK_TEXT_MAX_CHARS, keep: "both", alreadyCut }).text;
+}
 /** After the hook exits, how long to wait for its pipes to close (a background child may hold them). */
 const DRAIN_MS = 200;
 
@@ -58,7 +71,7 @@ export async function runCommandHook(
     sweepEscaped: true,
   });
   const stdout = run.stdout.text.trim();
-  const stderr = run.stderr.text.trim();
+  const stderr = boundHookText(run.stderr.text.trim(), run.stderr.dropped);
   const { ending } = run;
   switch (ending.kind) {
     case "spawn-error":

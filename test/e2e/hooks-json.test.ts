@@ -208,3 +208,32 @@ describe("continue: false ends the run (as in Claude Code)", () => {
     expect(run.stderr).toContain("hx: A PostToolUse hook stopped the run: enough for today");
   });
 });
+
+describe("hook output the model reads is bounded", () => {
+  it("a block reason of 200 KB is cut to its start and end with a note, as Claude Code does", async () => {
+    const guard = writeScript(
+      h.work,
+      "loud-guard.sh",
+      "cat >/dev/null; echo FIRST >&2; yes 'test output line' | head -n 12000 >&2; echo LAST >&2; exit 2",
+    );
+    writeSettings(h.work, { hooks: { PreToolUse: [{ matcher: "bash", hooks: [hook(guard)] }] } });
+    h.server.reply().tool("bash", { command: "touch ran" });
+    h.server.reply().text("done");
+    await h.agent("go", bypass);
+    const result = toolResultsOf(h.server.requests[1])[0];
+    expect(result.length).toBeLessThanOrEqual(10_000);
+    expect(result.startsWith("FIRST\n")).toBe(true);
+    expect(result.endsWith("\nLAST")).toBe(true);
+    expect(result).toMatch(/\[… [\d,]+ lines \([\d,]+ chars\) cut from the middle\.\]/);
+  });
+
+  it("a SessionStart hook printing 200 KB adds at most 10,000 characters of context", async () => {
+    const loud = writeScript(h.work, "loud-start.sh", "cat >/dev/null; yes 'context line' | head -n 15000");
+    writeSettings(h.work, { hooks: { SessionStart: [{ hooks: [hook(loud)] }] } });
+    h.server.reply().text("done");
+    await h.agent("go", bypass);
+    const sent = JSON.stringify(h.server.requests[0].body);
+    expect(sent).toContain("context line");
+    expect(sent.length).toBeLessThan(40_000);
+  });
+});

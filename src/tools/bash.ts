@@ -123,8 +123,9 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof param
       if (launch.sandboxed) body += explainSandboxFailure(output);
       if (run.ending.kind === "aborted") throw new ToolError(`the command was cancelled.\n${body}`);
       if (run.ending.kind === "timeout") {
+        // The error first: the trace shows an error's first line.
         return {
-          content: `${body}\n\nError: the command timed out after ${timeoutSeconds} s and was killed with its child processes. Output so far is shown above. Run it with a longer timeout, or in smaller steps.`,
+          content: `Error: the command timed out after ${timeoutSeconds} s and was killed with its child processes; its output so far is below. Run it with a longer timeout, or in smaller steps.\n\n${body}`,
           isError: true,
         };
       }

@@ -295,6 +295,16 @@ describe("hx agent with other providers", () => {
     expect(last.content[0].type).toBe("tool_result");
   });
 
+  it("a command that times out says so in the trace, not only its output so far", async () => {
+    server.reply().tool("bash", { command: "echo started; sleep 30", timeout: 1 });
+    server.reply().text("done");
+    const run = await runHx(["agent", "go", ...openai(), ...bypass], { env: keys });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("  Error: the command timed out after 1 s");
+    const result = server.requests[1].body.messages.at(-1).content;
+    expect(result).toMatch(/^Error: the command timed out after 1 s.*\n\nstarted$/s);
+  });
+
   it("scripted: runs offline from a script file (the README demo)", async () => {
     const run = await runHx(
       [

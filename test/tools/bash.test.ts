@@ -45,7 +45,7 @@ describe("bash", () => {
     });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/^started\n\nError: the command timed out after 0\.5 s/);
+    expect(result.content).toMatch(/^Error: the command timed out after 0\.5 s.*\n\nstarted$/s);
     await sleep(2000);
     expect(existsSync(marker)).toBe(false);
   });

@@ -1,7 +1,8 @@
 // Bundles the CLI into dist/ with esbuild. Provider SDKs end up in their own chunks, loaded
 // only when that provider is chosen; the ripgrep package stays external (it locates its
-// platform binary at run time). The bundle is built next to dist/ and swapped in, so an hx
-// that is running while someone rebuilds never finds dist/ half written.
+// platform binary at run time), and so does web-tree-sitter (it loads its .wasm next to
+// itself). The bundle is built next to dist/ and swapped in, so an hx that is running while
+// someone rebuilds never finds dist/ half written.
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -23,7 +24,7 @@ try {
     target: "node20",
     sourcemap: "linked",
     minify: true,
-    external: ["@vscode/ripgrep"],
+    external: ["@vscode/ripgrep", "web-tree-sitter"],
     chunkNames: "chunks/[name]-[hash]",
     banner: {
       js: 'import { createRequire as __hxCreateRequire } from "node:module"; const require = __hxCreateRequire(import.meta.url);',

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { errorMessage } from "../core/error-message.js";
 import { ProviderError } from "../providers/provider.js";
 import { registerDoctorCommand } from "./doctor-command.js";
+import { registerPermissionsCommand } from "./permissions-command.js";
 import { UsageError } from "./run-config.js";
 import { registerSessionsCommand } from "./sessions-command.js";
 import { registerSkillsCommand } from "./skills-command.js";
@@ -87,6 +88,7 @@ function buildProgram(): Command {
   registerSkillsCommand(program);
   registerSessionsCommand(program);
   registerDoctorCommand(program);
+  registerPermissionsCommand(program);
   return program;
 }
 

@@ -71,7 +71,11 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
  * a file hx could not read whole may hold deny rules or hooks, and hx never runs with less
  * protection than the user wrote.
  */
-function reportSettingsProblems(diagnostics: Diagnostic[], cwd: string, warn: (line: string) => void): void {
+export function reportSettingsProblems(
+  diagnostics: Diagnostic[],
+  cwd: string,
+  warn: (line: string) => void,
+): void {
   const shown = (d: Diagnostic) => formatDiagnostic({ ...d, file: d.file && displayPath(d.file, cwd) });
   for (const d of diagnostics) if (d.level === "warning") warn(`warning: ${shown(d)}`);
   const errors = diagnostics.filter((d) => d.level === "error");

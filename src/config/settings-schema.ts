@@ -44,8 +44,10 @@ const permissions = z.object(
     allow: rules.optional(),
     ask: rules.optional(),
     deny: rules.optional(),
+    /** Let read-only commands (ls, cat, git status, …) inside the workspace run without a rule (default true). */
+    readOnlyCommands: flag().optional(),
   },
-  { error: expected("an object with allow, ask, deny and defaultMode") },
+  { error: expected("an object with allow, ask, deny, defaultMode and readOnlyCommands") },
 );
 
 const commandHook = z.object(

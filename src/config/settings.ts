@@ -119,6 +119,7 @@ export function mergeSettings(layers: Settings[]): Settings {
       const current = merged.permissions ?? {};
       merged.permissions = {
         defaultMode: permissions.defaultMode ?? current.defaultMode,
+        readOnlyCommands: permissions.readOnlyCommands ?? current.readOnlyCommands,
         allow: [...(current.allow ?? []), ...(permissions.allow ?? [])],
         ask: [...(current.ask ?? []), ...(permissions.ask ?? [])],
         deny: [...(current.deny ?? []), ...(permissions.deny ?? [])],

@@ -6,8 +6,10 @@ export interface PermissionRequest {
   tool: string;
   effect: ToolEffect;
   subject?: string;
-  /** The call written as a rule, e.g. `bash(git status)`; an "always" answer saves it. */
+  /** The call written as a rule, e.g. `bash(git status)`, to show. */
   rule: string;
+  /** What an "always" answer saves (exact rules); empty when "always" only allows this once. */
+  alwaysRules?: string[];
   /** Why the call needs approval, e.g. "bash(git status) runs a command and no rule allows it". */
   reason: string;
   /** The file change the call would make (edits, writes), for a diff in the question. */

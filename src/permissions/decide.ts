@@ -1,69 +1,398 @@
+import os from "node:os";
+import path from "node:path";
+import { isInside, realPathOf } from "../tools/workspace.js";
 import { findBlockedCommand } from "./block-list.js";
+import type { CommandLine, CommandView, ViewWord } from "./command-line.js";
 import { changesTheWorld, modeVerdict, type PermissionMode } from "./modes.js";
-import {
-  allowedBy,
-  matchesAnyPart,
-  type PermissionRule,
-  type PermissionRules,
-  type RuleTarget,
-} from "./rules.js";
+import { isProtectedPath } from "./protected-paths.js";
+import { readOnlyCall } from "./read-only-commands.js";
+import { normalizePath, type RuleSet } from "./rule-set.js";
+import type { PermissionRule, RuleTarget } from "./rules.js";
+import { resolveShellPath, type ShellCommand } from "./shell-syntax.js";
+import { expandBraces, hasGlob, sourceText } from "./shell-words.js";
+
+/**
+ * Why a call is asked: an ask rule matched (`rule`), it writes a protected path
+ * (`protected`), hx cannot read the command well enough for any allow rule to cover it
+ * (`unclear`), a PreToolUse hook asked (`hook`), or only because the mode asks when no rule
+ * decides (`unruled`). "Always" saves a rule, and a hook's "allow" skips the question, only
+ * for `unruled`.
+ */
+export type AskCause = "rule" | "protected" | "unclear" | "hook" | "unruled";
 
 export type PermissionDecision =
-  | { action: "allow"; rule?: PermissionRule }
-  /** `byMode`: asked only because the mode asks when no rule decides (a hook's allow may skip it). */
-  | { action: "ask"; reason: string; rule?: PermissionRule; byMode?: true }
-  | { action: "deny"; reason: string };
+  | { action: "allow"; rule?: PermissionRule; reason?: string }
+  | { action: "ask"; reason: string; cause: AskCause; rule?: PermissionRule }
+  | { action: "deny"; reason: string; rule?: PermissionRule };
+
+/** Everything a decision depends on besides the call. */
+export interface PermissionPolicy {
+  mode: PermissionMode;
+  allow: RuleSet;
+  ask: RuleSet;
+  deny: RuleSet;
+  /** The workspace root (a real path): relative rules and "inside the workspace" start here. */
+  root: string;
+  home?: string;
+  /** Allow the built-in read-only commands (ls, cat, git status, …) without a rule. */
+  readOnlyCommands: boolean;
+}
+
+/**
+ * Deny rules written for `read_file` protect a file from every tool that reads: grep and glob
+ * (their folder and their results) and the paths a bash command names (`cat .env`).
+ */
+export const READ_RULE_TOOL = "read_file";
+
+/**
+ * Files a command line writes through redirections and output options (`> out.txt`,
+ * `--output=f`) are judged like `write_file` calls: `write_file` deny and allow rules apply,
+ * and acceptEdits mode lets them through inside the workspace.
+ */
+export const WRITE_RULE_TOOL = "write_file";
 
 /**
  * The permission policy for one call, in order:
- * 1. the block list (commands only) — nothing unlocks it;
- * 2. deny rules;
- * 3. plan mode refuses anything that writes or runs;
- * 4. bypassPermissions allows the rest;
- * 5. ask rules, then allow rules;
- * 6. otherwise the mode decides by the tool's effect.
+ * 1. the block list and commands computed at run time (commands only) — nothing unlocks them;
+ * 2. deny rules (for commands: on every command the line runs, and `read_file` deny rules on
+ *    the paths it names);
+ * 3. plan mode refuses anything that writes or runs (read-only commands excepted);
+ * 4. writes to protected paths, and command lines hx cannot read, are asked in every mode;
+ * 5. bypassPermissions allows the rest;
+ * 6. ask rules, then allow rules (and the read-only commands);
+ * 7. otherwise the mode decides by the tool's effect.
+ *
+ * `line` is the command line read by the bash parser (execute tools); a command without it
+ * is never allowed by a rule.
  */
 export function decidePermission(
   target: RuleTarget,
-  mode: PermissionMode,
-  rules: PermissionRules,
+  policy: PermissionPolicy,
+  line?: CommandLine,
 ): PermissionDecision {
-  const label = describeCall(target);
   if (target.effect === "execute" && target.subject !== undefined) {
-    const blocked = findBlockedCommand(target.subject);
-    if (blocked) {
+    return decideCommand(target, policy, line);
+  }
+  return decideOther(target, policy);
+}
+
+function decideOther(target: RuleTarget, policy: PermissionPolicy): PermissionDecision {
+  const label = describeCall(target);
+  const { mode } = policy;
+  const subject = target.subject;
+  const match = (rules: RuleSet) =>
+    subject === undefined ? rules.bare(target.tool) : rules.matchPath(target.tool, subject, policy.root);
+  const denied =
+    match(policy.deny) ??
+    (target.effect === "read" && subject !== undefined && target.tool !== READ_RULE_TOOL
+      ? policy.deny.matchPath(READ_RULE_TOOL, subject, policy.root)
+      : undefined);
+  if (denied)
+    return {
+      action: "deny",
+      reason: `${label} matches the deny rule ${denied.text} in your settings.`,
+      rule: denied,
+    };
+
+  if (mode === "plan" && changesTheWorld(target.effect)) return planDenial(label, target.effect === "write");
+  if (target.effect === "write" && subject !== undefined) {
+    const absolute = path.resolve(policy.root, subject);
+    if (isProtectedPath(absolute, policy.root, policy.home ?? os.homedir())) {
       return {
-        action: "deny",
-        reason: `${label} is on hx's block list of destructive commands (${blocked}); no mode or rule allows it.`,
+        action: "ask",
+        cause: "protected",
+        reason: protectedReason(label, displayPath(absolute, policy.root)),
       };
     }
   }
-  const denied = matchesAnyPart(rules.deny, target);
-  if (denied)
-    return { action: "deny", reason: `${label} matches the deny rule ${denied.text} in your settings.` };
-
-  if (mode === "plan" && changesTheWorld(target.effect)) {
-    const what = target.effect === "write" ? "changes files" : "runs a command";
-    return {
-      action: "deny",
-      reason: `plan mode is read-only and ${label} ${what}. Finish the plan and present it; the user can leave plan mode with --permission-mode default.`,
-    };
-  }
   if (mode === "bypassPermissions") return { action: "allow" };
 
-  const asked = matchesAnyPart(rules.ask, target);
-  if (asked) return { action: "ask", reason: `${label} matches the ask rule ${asked.text}`, rule: asked };
-  const allowed = allowedBy(rules.allow, target);
+  const asked = match(policy.ask);
+  if (asked)
+    return {
+      action: "ask",
+      cause: "rule",
+      reason: `${label} matches the ask rule ${asked.text}`,
+      rule: asked,
+    };
+  const allowed = match(policy.allow);
   if (allowed) return { action: "allow", rule: allowed };
 
   const verdict = modeVerdict(mode, target.effect);
   if (verdict === "allow") return { action: "allow" };
   if (verdict === "deny") return { action: "deny", reason: `${label} is not allowed in ${mode} mode.` };
   const what = target.effect === "write" ? "changes files" : "runs a command";
-  return { action: "ask", reason: `${label} ${what} and no rule allows it`, byMode: true };
+  return { action: "ask", cause: "unruled", reason: `${label} ${what} and no rule allows it` };
+}
+
+function decideCommand(
+  target: RuleTarget,
+  policy: PermissionPolicy,
+  line: CommandLine | undefined,
+): PermissionDecision {
+  const label = describeCall(target);
+  if (!line) {
+    if (policy.mode === "plan") return planDenial(label, false);
+    return {
+      action: "ask",
+      cause: "unclear",
+      reason: `${label} could not be checked (the bash parser is not available)`,
+    };
+  }
+  const home = policy.home ?? os.homedir();
+  const blocked = findBlockedCommand(line, { root: policy.root, home });
+  if (blocked) {
+    return {
+      action: "deny",
+      reason: `${label} is on hx's block list of destructive commands (${blocked}); no mode or rule allows it.`,
+    };
+  }
+  if (line.computed) {
+    return {
+      action: "deny",
+      reason: `${label} is refused because ${line.computed}: hx cannot tell what it would run, so it counts as matching every deny rule and the block list, in every mode. Write the command out with literal words.`,
+    };
+  }
+  const denied = matchViews(policy.deny, target.tool, line.views);
+  if (denied) {
+    return {
+      action: "deny",
+      reason: `${label} matches the deny rule ${denied.rule.text} in your settings${viewNote(denied.view, target)}.`,
+      rule: denied.rule,
+    };
+  }
+  if (policy.deny.has(READ_RULE_TOOL)) {
+    for (const read of line.reads) {
+      const real = realPathOf(read);
+      const rule = policy.deny.matchPath(READ_RULE_TOOL, real, policy.root);
+      if (rule) {
+        return {
+          action: "deny",
+          reason: `${label} names ${displayPath(real, policy.root)}, which the deny rule ${rule.text} keeps from being read.`,
+          rule,
+        };
+      }
+    }
+  }
+
+  if (policy.deny.has(WRITE_RULE_TOOL)) {
+    for (const written of line.fileWrites) {
+      const real = realPathOf(written);
+      const rule = policy.deny.matchPath(WRITE_RULE_TOOL, real, policy.root);
+      if (rule) {
+        return {
+          action: "deny",
+          reason: `${label} writes ${displayPath(real, policy.root)}, which the deny rule ${rule.text} forbids.`,
+          rule,
+        };
+      }
+    }
+  }
+
+  const coverage = coverLine(target.tool, line, policy);
+  if (policy.mode === "plan" && !coverage.readOnly) return planDenial(label, false);
+
+  for (const written of [...line.fileWrites, ...line.argumentWrites]) {
+    const real = realPathOf(written);
+    if (isProtectedPath(real, policy.root, home)) {
+      return {
+        action: "ask",
+        cause: "protected",
+        reason: protectedReason(label, displayPath(real, policy.root)),
+      };
+    }
+  }
+  if (line.parseError) {
+    return { action: "ask", cause: "unclear", reason: `${label} cannot be checked: ${line.parseError}` };
+  }
+  if (policy.mode === "bypassPermissions") return { action: "allow" };
+
+  const asked = matchViews(policy.ask, target.tool, line.views);
+  if (asked) {
+    return {
+      action: "ask",
+      cause: "rule",
+      reason: `${label} matches the ask rule ${asked.rule.text}${viewNote(asked.view, target)}`,
+      rule: asked.rule,
+    };
+  }
+  if (coverage.covered) {
+    return coverage.rule
+      ? { action: "allow", rule: coverage.rule }
+      : { action: "allow", reason: "read-only commands inside the workspace" };
+  }
+  if (coverage.problem) {
+    return {
+      action: "ask",
+      cause: "unclear",
+      reason: `${label} contains ${coverage.problem}, so no allow rule covers it`,
+    };
+  }
+  if (coverage.uncoveredWrite) {
+    return {
+      action: "ask",
+      cause: "unruled",
+      reason: `${label} writes ${coverage.uncoveredWrite} and no rule allows writing it (in acceptEdits mode writes inside the workspace run)`,
+    };
+  }
+  const several = line.commands.length > 1;
+  const uncovered = coverage.uncovered && several ? ` (no rule allows \`${coverage.uncovered}\`)` : "";
+  return {
+    action: "ask",
+    cause: "unruled",
+    reason: `${label} runs a command and no rule allows it${uncovered}`,
+  };
+}
+
+interface Coverage {
+  /** Every command is allowed by a rule or the read-only list. */
+  covered: boolean;
+  /** The allow rule used first (undefined when only read-only commands were used). */
+  rule?: PermissionRule;
+  /** Every command is a read-only one (plan mode runs these). */
+  readOnly: boolean;
+  /** Why no allow rule can cover the line at all. */
+  problem?: string;
+  /** The first command no rule covers, as written. */
+  uncovered?: string;
+  /** A file the line writes that neither the mode nor a write_file rule allows (relative path). */
+  uncoveredWrite?: string;
+}
+
+/**
+ * An allow rule covers a line only when every command bash will run is a plain command of
+ * literal words that a rule matches (or a read-only command), with no substitution,
+ * expansion, glob, assignment, here-document or comment, and no redirection outside the
+ * workspace.
+ */
+function coverLine(tool: string, line: CommandLine, policy: PermissionPolicy): Coverage {
+  const exact =
+    line.features.length === 0 && !line.parseError ? policy.allow.matchExactLine(tool, line.text) : undefined;
+  const problem =
+    line.features[0] ?? line.commands.map((command) => plainProblem(command, policy)).find(Boolean);
+  if (problem) return { covered: false, readOnly: false, problem };
+  if (line.commands.length === 0) return { covered: false, readOnly: false, problem: "no command" };
+  let first: PermissionRule | undefined = exact;
+  let readOnly = true;
+  let uncovered: string | undefined;
+  for (const command of line.commands) {
+    const words = command.words.map((word) => sourceText(word.source));
+    const isReadOnly = policy.readOnlyCommands && readOnlyInside(command, words, policy);
+    if (!isReadOnly) readOnly = false;
+    if (exact) continue;
+    const rule = policy.allow.matchCommand(tool, words.map(literalWord), {
+      basename: false,
+      dynamicMatches: false,
+    });
+    if (rule) first ??= rule;
+    else if (!isReadOnly) uncovered ??= words.join(" ");
+  }
+  let uncoveredWrite: string | undefined;
+  for (const written of line.fileWrites) {
+    const real = realPathOf(written);
+    if (DEVICE_TARGETS.has(written)) continue;
+    readOnly = false;
+    if (!isInside(real, policy.root))
+      return { covered: false, readOnly, problem: `a write outside the workspace (${real})` };
+    if (policy.mode === "acceptEdits" || policy.allow.matchPath(WRITE_RULE_TOOL, real, policy.root)) continue;
+    uncoveredWrite ??= displayPath(real, policy.root);
+  }
+  const covered = uncovered === undefined && uncoveredWrite === undefined;
+  return { covered, rule: first, readOnly, uncovered, uncoveredWrite };
+}
+
+/** Why one command is not plain (literal words, redirections inside the workspace); undefined when it is. */
+function plainProblem(command: ShellCommand, policy: PermissionPolicy): string | undefined {
+  if (command.assignments.length > 0) return "a variable assignment (NAME=value)";
+  for (const word of command.words) {
+    const expanded = expandBraces(word.source);
+    if (expanded.length !== 1 || expanded[0] !== word.source) return "a brace expansion ({a,b})";
+    if (hasGlob(word.source)) return "a glob pattern (*, ?, [)";
+    if (word.source.startsWith("~")) return "a tilde (~) expansion";
+  }
+  for (const redirect of command.redirects) {
+    if (!redirect.target) continue;
+    if (!redirect.target.literal) return "a redirection to a computed path";
+    const text = sourceText(redirect.target.source);
+    if (DEVICE_TARGETS.has(text)) continue;
+    if (command.cwd === undefined && !path.isAbsolute(text))
+      return "a redirection after a cd to an unknown folder";
+    const target = realPathOf(
+      resolveShellPath(redirect.target, command.cwd ?? policy.root, policy.home ?? os.homedir()),
+    );
+    if (!isInside(target, policy.root)) return `a redirection outside the workspace (${text})`;
+  }
+  return undefined;
+}
+
+const DEVICE_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
+
+/** A read-only command whose path arguments and input redirections stay inside the workspace. */
+function readOnlyInside(command: ShellCommand, words: string[], policy: PermissionPolicy): boolean {
+  const call = readOnlyCall(words);
+  if (!call) return false;
+  // Files its redirections write are judged as writes (see coverLine); what it reads must stay inside.
+  for (const redirect of command.redirects) {
+    if (!redirect.target || redirect.operator !== "<") continue;
+    if (command.cwd === undefined) return false;
+    const input = realPathOf(resolveShellPath(redirect.target, command.cwd, policy.home ?? os.homedir()));
+    if (!isInside(input, policy.root) && input !== "/dev/null") return false;
+  }
+  if (!call.pathArguments) return true;
+  if (command.cwd === undefined) return false;
+  const home = policy.home ?? os.homedir();
+  for (const word of command.words.slice(1)) {
+    const text = sourceText(word.source);
+    const value = text.startsWith("-") ? (text.includes("=") ? text.slice(text.indexOf("=") + 1) : "") : text;
+    if (value === "") continue;
+    const resolved = realPathOf(resolveShellPath({ ...word, source: value }, command.cwd, home));
+    if (!isInside(resolved, policy.root)) return false;
+  }
+  return true;
+}
+
+function literalWord(text: string): ViewWord {
+  return { text, literal: true, splits: false, glob: false };
+}
+
+/** The first view (command) of a line that a rule in `rules` matches. */
+function matchViews(
+  rules: RuleSet,
+  tool: string,
+  views: readonly CommandView[],
+): { rule: PermissionRule; view: CommandView } | undefined {
+  if (!rules.has(tool)) return undefined;
+  for (const view of views) {
+    const rule = rules.matchCommand(tool, view.words, { basename: true, dynamicMatches: true });
+    if (rule) return { rule, view };
+  }
+  return undefined;
+}
+
+/** ` (in \`curl x\`)` when the matching command is not simply the whole line. */
+function viewNote(view: CommandView, target: RuleTarget): string {
+  const text = view.words.map((word) => (word.literal ? word.text : "$…")).join(" ");
+  if (text === target.subject?.trim().replace(/\s+/g, " ")) return "";
+  return ` (in \`${text.length > 80 ? `${text.slice(0, 77)}...` : text}\`)`;
+}
+
+function planDenial(label: string, writes: boolean): PermissionDecision {
+  const what = writes ? "changes files" : "runs a command that is not read-only";
+  return {
+    action: "deny",
+    reason: `plan mode is read-only and ${label} ${what}. Finish the plan and present it; the user can leave plan mode with --permission-mode default.`,
+  };
+}
+
+function protectedReason(label: string, shown: string): string {
+  return `${label} writes to ${shown}, a protected path (hx and Claude Code settings, MCP servers, git config and hooks, shell start-up files); such writes are asked in every mode and never saved as "always"`;
+}
+
+function displayPath(absolute: string, root: string): string {
+  return isInside(absolute, root) ? normalizePath(absolute, root) || "." : absolute;
 }
 
 /** `bash(git status)`, `write_file(src/a.ts)` or just the tool name. */
-export function describeCall(target: RuleTarget): string {
+export function describeCall(target: Pick<RuleTarget, "tool" | "subject">): string {
   return target.subject === undefined ? target.tool : `${target.tool}(${target.subject})`;
 }

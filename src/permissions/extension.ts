@@ -4,12 +4,14 @@ import { errorMessage } from "../core/error-message.js";
 import type { PreparedCall } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
-import { decidePermission, describeCall } from "./decide.js";
+import { PermissionChecker } from "./checker.js";
+import { type AskCause, describeCall } from "./decide.js";
 import { addAllowRule } from "./local-settings.js";
 import type { PermissionMode } from "./modes.js";
-import { type PermissionRules, parseRule, type RuleTarget, ruleFor } from "./rules.js";
+import { type PermissionRules, type RuleTarget, ruleFor } from "./rules.js";
 
 export interface PermissionOptions {
+  /** Read at each call (a getter lets the interactive session change it between calls). */
   mode: PermissionMode;
   rules: PermissionRules;
   /** The project root: relative path rules are matched from here. */
@@ -20,9 +22,14 @@ export interface PermissionOptions {
   ask?: PermissionAsker;
   /** Where "always" answers are saved; default `<projectRoot>/.hx/settings.local.json`. */
   localSettingsFile?: string;
+  /** Allow the built-in read-only commands without a rule (default true). */
+  readOnlyCommands?: boolean;
+  /** The check to use; default one built from the options above. */
+  checker?: PermissionChecker;
   /**
    * What PreToolUse hooks said (`permissionDecision`): "ask" asks even a call the rules allow;
-   * "allow" skips only the question the mode would ask, never a deny or ask rule or the block list.
+   * "allow" skips only the question the mode would ask, never a deny or ask rule, the block
+   * list, a protected path or a command hx cannot read.
    */
   hookPermissions?: {
     get(prepared: PreparedCall): { decision: "allow" | "ask"; reason?: string } | undefined;
@@ -36,11 +43,15 @@ export interface PermissionOptions {
  * and its subagents, so an "always" answer holds for all of them.
  */
 export function createPermissionExtension(options: PermissionOptions): LoopExtension {
-  const rules: PermissionRules = {
-    allow: [...options.rules.allow],
-    ask: [...options.rules.ask],
-    deny: [...options.rules.deny],
-  };
+  const checker =
+    options.checker ??
+    new PermissionChecker({
+      mode: () => options.mode,
+      rules: options.rules,
+      root: options.workspace?.root ?? options.projectRoot,
+      readOnlyCommands: options.readOnlyCommands,
+    });
+  options.workspace?.hideFromReads((absolute) => checker.isReadDenied(absolute));
   const settingsFile = options.localSettingsFile ?? localSettingsPath(options.projectRoot);
   // Questions go one at a time, even when several runs (subagents) ask at once.
   let questions: Promise<unknown> = Promise.resolve();
@@ -65,31 +76,31 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
         root: options.projectRoot,
       };
       const hook = options.hookPermissions?.get(prepared);
-      let decision = decidePermission(target, options.mode, rules);
-      if (decision.action === "allow" && hook?.decision === "ask")
+      const checked = await checker.check(target);
+      let { decision } = checked;
+      const label = describeCall(target);
+      if (decision.action === "allow" && hook?.decision === "ask") {
         decision = {
           action: "ask",
-          reason: `a PreToolUse hook asks to confirm ${describeCall(target)}${hook.reason ? ` (${hook.reason})` : ""}`,
+          cause: "hook",
+          reason: `a PreToolUse hook asks to confirm ${label}${hook.reason ? ` (${hook.reason})` : ""}`,
         };
-      if (decision.action === "ask" && decision.byMode && hook?.decision === "allow") return undefined;
+      }
+      if (decision.action === "ask" && decision.cause === "unruled" && hook?.decision === "allow")
+        return undefined;
       if (decision.action === "allow") return undefined;
       if (decision.action === "deny") return { block: `Permission denied: ${decision.reason}` };
+      const alwaysRules = decision.cause === "unruled" ? checked.alwaysRules : [];
 
-      const rule = ruleFor(target);
-      if (!options.ask) {
-        if (hook?.decision === "ask" && decision.rule === undefined)
-          return {
-            block: `Permission denied: ${decision.reason}, and there is no terminal to ask. Run hx in a terminal to approve it.`,
-          };
-        return { block: headlessDenial(target, decision.reason, decision.rule !== undefined) };
-      }
+      if (!options.ask) return { block: headlessDenial(target, decision, alwaysRules) };
 
       const answer = await askUser(
         {
           tool: target.tool,
           effect: target.effect,
           subject: target.subject,
-          rule,
+          rule: label,
+          alwaysRules,
           reason: decision.reason,
           preview: previewOf(prepared, options.workspace),
           signal: state.signal,
@@ -100,21 +111,34 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
         return { block: "Permission denied: the run was cancelled before the user answered." };
       if (answer === "no") {
         return {
-          block: `Permission denied: the user declined ${rule}. Do not retry the same call; choose another way or ask the user.`,
+          block: `Permission denied: the user declined ${label}. Do not retry the same call; choose another way or ask the user.`,
         };
       }
       if (answer === "always") {
-        const parsed = parseRule(rule);
-        if (!("error" in parsed)) rules.allow.push(parsed);
-        try {
-          await addAllowRule(settingsFile, rule);
-          state.emit({ type: "notice", level: "info", text: `Saved allow rule ${rule} to ${settingsFile}` });
-        } catch (error) {
+        if (alwaysRules.length === 0) {
           state.emit({
             type: "notice",
-            level: "warn",
-            text: `Could not save ${rule} to ${settingsFile}: ${errorMessage(error)}. It holds for this session only.`,
+            level: "info",
+            text: `Allowed once: no rule is saved for ${label} (${decision.cause === "protected" ? "it writes a protected path" : "no allow rule could cover it"}).`,
           });
+          return undefined;
+        }
+        checker.addAllowRules(alwaysRules);
+        for (const rule of alwaysRules) {
+          try {
+            await addAllowRule(settingsFile, rule);
+            state.emit({
+              type: "notice",
+              level: "info",
+              text: `Saved allow rule ${rule} to ${settingsFile}`,
+            });
+          } catch (error) {
+            state.emit({
+              type: "notice",
+              level: "warn",
+              text: `Could not save ${rule} to ${settingsFile}: ${errorMessage(error)}. It holds for this session only.`,
+            });
+          }
         }
       }
       return undefined;
@@ -123,18 +147,34 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
 }
 
 /** The denial for a call that would be asked when nobody can answer: says how to allow it. */
-export function headlessDenial(target: RuleTarget, reason: string, byAskRule: boolean): string {
+export function headlessDenial(
+  target: RuleTarget,
+  decision: { reason: string; cause: AskCause },
+  alwaysRules: readonly string[] = [],
+): string {
   const label = describeCall(target);
-  if (byAskRule) {
-    return `Permission denied: ${reason}, and there is no terminal to ask. Run hx in a terminal to approve it, or remove that ask rule from the settings.`;
+  const { reason } = decision;
+  switch (decision.cause) {
+    case "rule":
+      return `Permission denied: ${reason}, and there is no terminal to ask. Run hx in a terminal to approve it, or remove that ask rule from the settings.`;
+    case "hook":
+      return `Permission denied: ${reason}, and there is no terminal to ask. Run hx in a terminal to approve it.`;
+    case "protected":
+      return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). Run hx in a terminal to approve it, or make the change yourself.`;
+    case "unclear":
+      return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). Write it as plain commands with literal words (no $(…), variables, globs or here-documents), or run hx in a terminal to approve it.`;
+    default: {
+      const mode = target.effect === "write" ? "acceptEdits" : "bypassPermissions";
+      const rules = alwaysRules.length > 0 ? [...alwaysRules] : [ruleFor(target)];
+      const broader = broaderRule(target);
+      if (broader && !rules.includes(broader) && alwaysRules.length <= 1) rules.push(broader);
+      return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). To allow it, add ${rules
+        .map((rule) => JSON.stringify(rule))
+        .join(
+          alwaysRules.length > 1 ? " and " : " or ",
+        )} to permissions.allow in .hx/settings.json, or run with --permission-mode ${mode}.`;
+    }
   }
-  const mode = target.effect === "write" ? "acceptEdits" : "bypassPermissions";
-  const rules = [ruleFor(target)];
-  const broader = broaderRule(target);
-  if (broader && broader !== rules[0]) rules.push(broader);
-  return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). To allow it, add ${rules
-    .map((rule) => JSON.stringify(rule))
-    .join(" or ")} to permissions.allow in .hx/settings.json, or run with --permission-mode ${mode}.`;
 }
 
 /** `bash(git *)` for `bash(git status)`, `write_file(src/**)` for `write_file(src/a.ts)`. */
@@ -142,7 +182,7 @@ function broaderRule(target: RuleTarget): string | undefined {
   if (target.subject === undefined) return undefined;
   if (target.effect === "execute") {
     const first = target.subject.trim().split(/\s+/)[0];
-    return first ? `${target.tool}(${first} *)` : undefined;
+    return first && /^[A-Za-z0-9_./-]+$/.test(first) ? `${target.tool}(${first} *)` : undefined;
   }
   const slash = target.subject.lastIndexOf("/");
   return slash > 0 ? `${target.tool}(${target.subject.slice(0, slash)}/**)` : undefined;

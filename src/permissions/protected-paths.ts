@@ -15,7 +15,10 @@ export const PROTECTED_WORKSPACE_PATTERNS: readonly string[] = [
   ".claude/**",
   ".mcp.json",
   ".git/config",
+  ".git/config.worktree",
   ".git/hooks/**",
+  // husky points core.hooksPath here: its scripts run on `git commit`.
+  ".husky/**",
 ];
 
 /** Shell start-up files, relative to the user's home folder. */
@@ -30,6 +33,9 @@ export const PROTECTED_HOME_FILES: readonly string[] = [
   ".zprofile",
   ".zlogin",
   ".config/fish/config.fish",
+  // Git's global config can set core.fsmonitor or core.pager for every repository.
+  ".gitconfig",
+  ".config/git/config",
 ];
 
 const matchWorkspace = picomatch([...PROTECTED_WORKSPACE_PATTERNS], { dot: true, nocase: true });
@@ -44,7 +50,7 @@ export function isProtectedPath(absolute: string, root: string, home: string = o
   if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) {
     const posix = rel.split(path.sep).join("/");
     if (matchWorkspace(posix)) return true;
-    if (/^(\.hx|\.claude|\.git\/hooks)$/i.test(posix)) return true;
+    if (/^(\.hx|\.claude|\.git\/hooks|\.husky)$/i.test(posix)) return true;
   }
   const fromHome = path.relative(home, absolute).split(path.sep).join("/");
   return PROTECTED_HOME_FILES.some((file) => file.toLowerCase() === fromHome.toLowerCase());

@@ -1,14 +1,12 @@
-import path from "node:path";
-import picomatch from "picomatch";
 import type { ToolEffect } from "../core/tool.js";
-import { allCommandParts, splitShellCommand } from "./shell-split.js";
 import { canonicalToolName } from "./tool-aliases.js";
 
 /**
  * A permission rule as written in settings: `bash(git push*)`, `write_file(src/**)`,
  * `load_skill(deploy)` or a bare tool name (`read_file`), which covers every call. Claude
  * Code's tool names work too: `Bash(git status:*)` is `bash(git status:*)`, `Write(src/**)`
- * is `write_file(src/**)` (see tool-aliases.ts).
+ * is `write_file(src/**)` (see tool-aliases.ts). How patterns match: command-pattern.ts
+ * (commands) and rule-set.ts (paths and names).
  */
 export interface PermissionRule {
   /** The rule exactly as written, for messages. */
@@ -34,6 +32,14 @@ export interface RuleTarget {
   root?: string;
 }
 
+/**
+ * More allow rules than this and the allow list is ignored (every call is asked): a list that
+ * long is a mistake or an attack, and checking it must not slow every call. Deny and ask lists
+ * are always kept whole (dropping one would allow what it forbids); they are indexed, so their
+ * length costs little per call.
+ */
+export const MAX_ALLOW_RULES = 100_000;
+
 const RULE_SHAPE = /^([A-Za-z0-9_.:-]+)(?:\((.*)\))?$/s;
 
 /** Parses one rule; returns an error message for text that is not a rule. */
@@ -42,7 +48,7 @@ export function parseRule(text: string): PermissionRule | { error: string } {
   const match = RULE_SHAPE.exec(trimmed);
   if (!match) {
     return {
-      error: `'${String(text)}' is not a permission rule; write a tool name or tool(pattern), e.g. bash(git status)`,
+      error: `'${String(text).slice(0, 200)}' is not a permission rule; write a tool name or tool(pattern), e.g. bash(git status)`,
     };
   }
   const [, written, pattern] = match;
@@ -68,104 +74,24 @@ export function parseRules(settings: { allow?: unknown; ask?: unknown; deny?: un
       warnings.push(`permissions.${list} must be a list of rules; ignored.`);
       continue;
     }
+    if (list === "allow" && entries.length > MAX_ALLOW_RULES) {
+      warnings.push(
+        `permissions.allow has ${entries.length.toLocaleString("en-US")} rules, more than ${MAX_ALLOW_RULES.toLocaleString("en-US")}; all allow rules are ignored, so calls they would allow are asked. Use wildcards (bash(npm run *)) instead of one rule per command.`,
+      );
+      continue;
+    }
+    let bad = 0;
     for (const entry of entries) {
       const parsed = parseRule(entry);
-      if ("error" in parsed) warnings.push(`permissions.${list}: ${parsed.error}; ignored.`);
-      else rules[list].push(parsed);
+      if (!("error" in parsed)) rules[list].push(parsed);
+      else if (bad++ < 20) warnings.push(`permissions.${list}: ${parsed.error}; ignored.`);
     }
+    if (bad > 20) warnings.push(`permissions.${list}: ${bad - 20} more entries are not rules; ignored.`);
   }
   return { rules, warnings };
 }
 
 /** The rule text that covers exactly this call: `bash(git status)` or a bare tool name. */
-export function ruleFor(target: RuleTarget): string {
+export function ruleFor(target: Pick<RuleTarget, "tool" | "subject">): string {
   return target.subject === undefined ? target.tool : `${target.tool}(${target.subject})`;
-}
-
-/** Does `rule` cover the whole call? (For commands: the whole command line.) */
-export function ruleMatches(rule: PermissionRule, target: RuleTarget): boolean {
-  if (rule.tool.toLowerCase() !== target.tool.toLowerCase()) return false;
-  if (rule.pattern === undefined) return true;
-  if (target.subject === undefined) return false;
-  return target.effect === "execute"
-    ? commandMatches(rule.pattern, target.subject)
-    : pathMatches(rule.pattern, target.subject, target.root);
-}
-
-/**
- * Deny and ask rules: a command line matches when the whole line or any one of its simple
- * commands matches (also inside `bash -c '...'`), so `bash(git push*)` catches
- * `make && git push` and `sh -c "git push"`.
- */
-export function matchesAnyPart(rules: PermissionRule[], target: RuleTarget): PermissionRule | undefined {
-  for (const rule of rules) if (ruleMatches(rule, target)) return rule;
-  if (target.effect !== "execute" || target.subject === undefined) return undefined;
-  for (const part of allCommandParts(target.subject)) {
-    const partTarget = { ...target, subject: part.text };
-    for (const rule of rules) if (ruleMatches(rule, partTarget)) return rule;
-  }
-  return undefined;
-}
-
-/**
- * Allow rules: a command line made of several commands is allowed only when every one of them
- * is (so `bash(git status*)` does not allow `git status && rm -rf build`), or when a rule
- * without `*` names the whole line exactly.
- */
-export function allowedBy(rules: PermissionRule[], target: RuleTarget): PermissionRule | undefined {
-  if (target.effect !== "execute" || target.subject === undefined) {
-    return rules.find((rule) => ruleMatches(rule, target));
-  }
-  const exact = rules.find(
-    (rule) => ruleMatches(rule, target) && (rule.pattern === undefined || !rule.pattern.includes("*")),
-  );
-  if (exact) return exact;
-  const parts = splitShellCommand(target.subject);
-  if (parts.length === 0) return rules.find((rule) => ruleMatches(rule, target));
-  let first: PermissionRule | undefined;
-  for (const part of parts) {
-    const rule = rules.find((candidate) => ruleMatches(candidate, { ...target, subject: part.text }));
-    if (!rule) return undefined;
-    first ??= rule;
-  }
-  return first;
-}
-
-/**
- * Command patterns are matched against the whole command (whitespace runs count as one
- * space): `*` stands for any text, spaces and slashes included; everything else is literal.
- * A trailing ` *` or `:*` also matches nothing, so `git *` and `git:*` cover `git` alone.
- */
-export function commandMatches(pattern: string, command: string): boolean {
-  const normalizedPattern = normalizeSpaces(pattern).replace(/(?: \*|:\*)$/, "\u0000");
-  const source = [...normalizedPattern]
-    .map((ch) => (ch === "*" ? "[\\s\\S]*" : ch === "\u0000" ? "(?: [\\s\\S]*)?" : escapeRegExp(ch)))
-    .join("");
-  return new RegExp(`^${source}$`).test(normalizeSpaces(command));
-}
-
-/** Path patterns are globs (picomatch, dotfiles included); `./x` and absolute paths inside the root are made relative. */
-export function pathMatches(pattern: string, subject: string, root?: string): boolean {
-  return picomatch(stripDotSlash(pattern), { dot: true })(normalizePath(subject, root));
-}
-
-function normalizePath(subject: string, root: string | undefined): string {
-  let value = subject;
-  if (root && path.isAbsolute(value)) {
-    const relative = path.relative(root, value);
-    if (relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative)) value = relative;
-  }
-  return stripDotSlash(value.split(path.sep).join("/"));
-}
-
-function stripDotSlash(value: string): string {
-  return value.replace(/^(\.\/)+/, "");
-}
-
-function normalizeSpaces(text: string): string {
-  return text.trim().replace(/\s+/g, " ");
-}
-
-function escapeRegExp(ch: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(ch) ? `\\${ch}` : ch;
 }

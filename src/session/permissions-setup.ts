@@ -30,7 +30,7 @@ export function setUpPermissions(
     hookPermissions?: PermissionOptions["hookPermissions"];
   },
 ): PermissionsCapability {
-  const { mode, rules, warnings } = permissionsFromSettings(
+  const { mode, rules, readOnlyCommands, warnings } = permissionsFromSettings(
     basics.settings.permissions,
     options.permissionMode,
   );
@@ -49,6 +49,7 @@ export function setUpPermissions(
       return current;
     },
     rules,
+    readOnlyCommands,
     projectRoot: basics.workspace.root,
     workspace: basics.workspace,
     ask: options.ask,

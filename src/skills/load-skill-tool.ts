@@ -68,7 +68,11 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parame
       "Returns the instructions and the skill's folder; it does not run anything.",
     parameters,
     effect: "read",
-    ruleSubject: (args) => args.name,
+    // Rules judge the skill that would load, however the name was spelled (`DEPLOY`, " deploy ").
+    ruleSubject: (args) => {
+      const name = typeof args.name === "string" ? args.name.trim() : "";
+      return findSkillByName(allSkills(), name)?.name ?? name;
+    },
     async execute(args, ctx) {
       const name = typeof args.name === "string" ? args.name.trim() : "";
       if (name === "") return { content: "Error: load_skill.name must be a non-empty string", isError: true };

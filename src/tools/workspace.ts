@@ -14,9 +14,23 @@ const MAX_SYMLINK_HOPS = 40;
 export class Workspace {
   readonly root: string;
   private readonly readRoots = new Set<string>();
+  private readonly hiddenFromReads: Array<(absolute: string) => boolean> = [];
 
   constructor(root: string) {
     this.root = realpathSync(path.resolve(root));
+  }
+
+  /**
+   * Hides files from tools that list or search many files at once (glob, grep), e.g. those a
+   * `read_file` deny rule covers. `test` gets a real absolute path.
+   */
+  hideFromReads(test: (absolute: string) => boolean): void {
+    this.hiddenFromReads.push(test);
+  }
+
+  /** True when a file must not show up in listings or search results (see hideFromReads). */
+  isHiddenFromReads(absolute: string): boolean {
+    return this.hiddenFromReads.some((test) => test(absolute));
   }
 
   /** Lets tools read (never write) below `dir`, e.g. a loaded skill's folder. */
@@ -97,6 +111,18 @@ function lexists(p: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Where an absolute path really points (see resolveReal); never throws: a symlink loop gives
+ * the path as it is.
+ */
+export function realPathOf(p: string): string {
+  try {
+    return resolveReal(path.resolve(p));
+  } catch {
+    return path.resolve(p);
   }
 }
 

@@ -34,9 +34,11 @@ describe("asking in a terminal", () => {
     expect(toolResultsOf(h.server.requests[2])[1]).toBe(
       "Permission denied: the user declined bash(echo two > two.txt). Do not retry the same call; choose another way or ask the user.",
     );
-    // "always": saved to the project's local settings, and the identical second call ran unasked.
+    // "always": saved to the project's local settings as the narrowest rule that covers the
+    // call (echo only reads; what needed approval is writing three.txt), and the identical
+    // second call ran unasked.
     const local = JSON.parse(readFileSync(path.join(h.work, ".hx/settings.local.json"), "utf8"));
-    expect(local).toEqual({ permissions: { allow: ["bash(echo three >> three.txt)"] } });
+    expect(local).toEqual({ permissions: { allow: ["write_file(three.txt)"] } });
     expect(count(run.output, question("echo three >> three.txt"))).toBe(1);
     expect(readFileSync(path.join(h.work, "three.txt"), "utf8")).toBe("three\nthree\n");
     expect(run.output).toContain("all asked");

@@ -28,14 +28,14 @@ describe("permission extension in the loop", () => {
   it("without an asker, denies at once with how to allow it, and counts it as blocked", async () => {
     const { root, extension } = setup({});
     const tools = fakeBaseTools();
-    const model = new ScriptedProvider([callBash("git status"), { text: "done" }]);
+    const model = new ScriptedProvider([callBash("make build"), { text: "done" }]);
     const started = Date.now();
     const { result, messages } = await runLoop({ provider: model, tools, extensions: [extension], root });
     expect(Date.now() - started).toBeLessThan(1000);
     const [denial] = toolResults(messages);
     expect(denial).toMatch(/^Permission denied: /);
     expect(denial).toContain("no terminal to ask");
-    expect(denial).toContain('"bash(git status)"');
+    expect(denial).toContain('"bash(make build)"');
     expect(denial).toContain(".hx/settings.json");
     expect(denial).toContain("--permission-mode");
     expect(tools[0].calls).toHaveLength(0);
@@ -116,13 +116,13 @@ describe("permission extension in the loop", () => {
 
   it("'always' creates the .hx folder when missing", async () => {
     const { root, extension } = setup({ ask: async () => "always" });
-    const model = new ScriptedProvider([callBash("ls"), { text: "ok" }]);
+    const model = new ScriptedProvider([callBash("make"), { text: "ok" }]);
     await runLoop({ provider: model, tools: fakeBaseTools(), extensions: [extension], root });
     const saved = JSON.parse(readFileSync(path.join(root, ".hx", "settings.local.json"), "utf8"));
-    expect(saved).toEqual({ permissions: { allow: ["bash(ls)"] } });
+    expect(saved).toEqual({ permissions: { allow: ["bash(make)"] } });
   });
 
-  it("plan mode refuses writes and commands, allows reads, and never asks", async () => {
+  it("plan mode refuses writes and commands, allows reads and read-only commands, and never asks", async () => {
     const ask = vi.fn<PermissionAsker>(async () => "yes");
     const { root, extension } = setup({ mode: "plan", ask, allow: ["bash"] });
     const tools = fakeBaseTools();
@@ -131,16 +131,19 @@ describe("permission extension in the loop", () => {
         toolCalls: [
           { name: "read_file", arguments: { subject: "a.ts" } },
           { name: "write_file", arguments: { subject: "a.ts" } },
-          { name: "bash", arguments: { subject: "ls" } },
+          { name: "bash", arguments: { subject: "make" } },
+          { name: "bash", arguments: { subject: "ls -la" } },
         ],
       },
       { text: "plan" },
     ]);
     const { messages, result } = await runLoop({ provider: model, tools, extensions: [extension], root });
-    const [read, write, bash] = toolResults(messages);
+    const [read, write, bash, listing] = toolResults(messages);
     expect(read).toBe("read_file ran");
     expect(write).toMatch(/^Permission denied: plan mode/);
     expect(bash).toMatch(/^Permission denied: plan mode/);
+    // Read-only commands inside the workspace run in plan mode too.
+    expect(listing).toBe("bash ran");
     expect(ask).not.toHaveBeenCalled();
     expect(result.stats.blocked).toBe(2);
   });

@@ -1,0 +1,478 @@
+import os from "node:os";
+import path from "node:path";
+import picomatch from "picomatch";
+import { globSync } from "tinyglobby";
+import type { BashParser } from "./bash-parser.js";
+import { INTERPRETERS, SHELL_VALUE_OPTIONS, SHELLS, unwrap, WRAPPERS } from "./command-wrappers.js";
+import { readShellScript, resolveShellPath, type ShellCommand, type ShellWord } from "./shell-syntax.js";
+import { DYNAMIC, expandBraces, hasGlob, sourceText } from "./shell-words.js";
+
+/** A word as rules see it: quotes removed, braces expanded; `literal: false` when computed at run time. */
+export interface ViewWord {
+  text: string;
+  literal: boolean;
+  /** Computed at run time outside double quotes: may become several words. */
+  splits: boolean;
+  /** Has an unquoted `*`, `?` or `[`. */
+  glob: boolean;
+}
+
+/**
+ * One command as deny rules, ask rules and the block list see it: the command name's
+ * basename first, quotes removed. A line yields a view per command, and more for what
+ * wrappers, shells and interpreters run (`timeout 5 curl x` gives `timeout 5 curl x` and
+ * `curl x`; `bash -c 'sudo id'` gives `bash -c "sudo id"` and `sudo id`).
+ */
+export interface CommandView {
+  words: ViewWord[];
+  /** The folder it runs in; undefined when a `cd` went somewhere unknown. */
+  cwd: string | undefined;
+}
+
+/** A command line read the way bash will run it: the facts every permission decision uses. */
+export interface CommandLine {
+  text: string;
+  /** The simple commands of the line itself (substitutions included), as written. */
+  commands: ShellCommand[];
+  /** Why no allow rule can cover the line: "a command substitution ($(…) or backticks)", … */
+  features: string[];
+  /** Everything the line runs, wrappers and inner scripts looked through. */
+  views: CommandView[];
+  /** Set when the line cannot be read the way bash runs it: asked, never allowed. */
+  parseError?: string;
+  /** Set when what it runs is computed at run time (`$(which curl) x`, `bash -c "$x"`): refused. */
+  computed?: string;
+  /** Absolute paths of files written by redirections (`> f`, `>> f`, `&> f`) and output options (`--output=f`). */
+  fileWrites: string[];
+  /** Absolute paths named by commands that may change them (every argument of a command not in the read-only list). */
+  argumentWrites: string[];
+  /** Absolute paths the line names as arguments or `<` inputs (candidates for what it reads). */
+  reads: string[];
+  /** Functions defined and called in the line that call themselves (fork bombs). */
+  selfCallingFunctions: string[];
+}
+
+export interface CommandLineOptions {
+  /** The folder commands start in (the workspace root). */
+  cwd: string;
+  home?: string;
+  /** Names of commands whose arguments are only read (see read-only-commands.ts). */
+  isReadOnlyName?: (name: string) => boolean;
+  /** Expand glob arguments against the disk to see which files they name (default true). */
+  expandGlobs?: boolean;
+}
+
+/** Inner scripts (`bash -c '…'` in `sh -c '…'` …) deeper than this are refused. */
+const MAX_DEPTH = 8;
+/** More commands than this in one line (wrappers and inner scripts included) is not checked. */
+const MAX_VIEWS = 5_000;
+/** Words of inline interpreter code looked at (`python3 -c '…'`). */
+const MAX_CODE_TOKENS = 4_000;
+const MAX_GLOB_MATCHES = 1_000;
+
+/** Reads a command line with the bash parser; synchronous once the parser is loaded. */
+export function readCommandLine(parser: BashParser, text: string, options: CommandLineOptions): CommandLine {
+  const reader = new LineReader(parser, text, options);
+  reader.script(text, options.cwd, 0, true);
+  return reader.finish();
+}
+
+class LineReader {
+  private readonly line: CommandLine;
+  private readonly home: string;
+  private readonly functions = new Map<string, { callsItself: boolean }>();
+  private readonly called = new Set<string>();
+
+  constructor(
+    private readonly parser: BashParser,
+    text: string,
+    private readonly options: CommandLineOptions,
+  ) {
+    this.home = options.home ?? os.homedir();
+    this.line = {
+      text,
+      commands: [],
+      features: [],
+      views: [],
+      fileWrites: [],
+      argumentWrites: [],
+      reads: [],
+      selfCallingFunctions: [],
+    };
+    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) {
+      this.line.parseError =
+        "it contains control characters (such as a carriage return), which bash and hx may split differently";
+    }
+  }
+
+  finish(): CommandLine {
+    for (const [name, fn] of this.functions) {
+      if (fn.callsItself && this.called.has(name)) this.line.selfCallingFunctions.push(name);
+    }
+    return this.line;
+  }
+
+  private computed(reason: string): void {
+    this.line.computed ??= reason;
+  }
+
+  script(text: string, cwd: string | undefined, depth: number, top = false): void {
+    if (depth > MAX_DEPTH) {
+      this.computed(`it nests shells more than ${MAX_DEPTH} deep`);
+      return;
+    }
+    if (text.includes(DYNAMIC)) {
+      this.computed("it runs text computed at run time as commands");
+      return;
+    }
+    const script = this.parser.parse(text, (root) => readShellScript(root, { cwd, home: this.home }));
+    if (!script) {
+      this.line.parseError ??= "it is too long to check";
+      return;
+    }
+    if (script.parseError) this.line.parseError ??= script.parseError;
+    if (top) {
+      this.line.commands = script.commands;
+      this.line.features.push(...script.features);
+    }
+    for (const [name, fn] of script.functions) this.functions.set(name, fn);
+    for (const command of script.commands) this.command(command, depth);
+  }
+
+  private command(command: ShellCommand, depth: number): void {
+    for (const redirect of command.redirects) {
+      if (!redirect.target) continue;
+      const targets = this.paths(redirect.target, command.cwd, false);
+      if (WRITE_REDIRECTS.has(redirect.operator)) this.line.fileWrites.push(...targets);
+      else this.line.reads.push(...targets);
+    }
+    const words = command.words.flatMap(viewWords);
+    if (words.length === 0) return;
+    const name = words[0].literal ? path.basename(words[0].text) : undefined;
+    const writes = name === undefined || !(this.options.isReadOnlyName?.(name) ?? false);
+    for (const [i, word] of command.words.entries()) {
+      if (i === 0) continue;
+      const output = outputOptionValue(word, command.words[i + 1]);
+      if (output) this.line.fileWrites.push(...this.paths(output, command.cwd, false));
+      for (const candidate of argumentPaths(word)) {
+        const paths = this.paths(candidate, command.cwd, true);
+        this.line.reads.push(...paths);
+        if (writes) this.line.argumentWrites.push(...paths);
+      }
+    }
+    this.view(words, command, depth);
+  }
+
+  /** Records a view and looks through wrappers, shells, interpreters and `find -exec`. */
+  private view(words: ViewWord[], command: ShellCommand, depth: number): void {
+    if (this.line.views.length >= MAX_VIEWS) {
+      this.line.parseError ??= `it runs more than ${MAX_VIEWS} commands`;
+      return;
+    }
+    const [first, ...args] = words;
+    if (!first.literal) {
+      this.computed("its command name is computed at run time");
+      return;
+    }
+    const name = path.basename(first.text);
+    this.line.views.push({ words: [{ ...first, text: name }, ...args], cwd: command.cwd });
+    if (this.functions.has(name)) this.called.add(name);
+    if (depth >= MAX_DEPTH) {
+      this.computed(`it nests commands more than ${MAX_DEPTH} deep`);
+      return;
+    }
+    const wrapper = WRAPPERS[name];
+    if (wrapper) {
+      if (name === "env") this.envSplitString(args, command, depth);
+      const inner = unwrap(wrapper, args, (word) => (word.literal ? word.text : undefined));
+      if (!inner) return;
+      if (name === "watch") this.script(inner.map(wordText).join(" "), command.cwd, depth + 1);
+      else this.view(inner, command, depth + 1);
+      return;
+    }
+    if (SHELLS.has(name)) {
+      this.shell(name, args, command, depth);
+      return;
+    }
+    if (name === "eval") {
+      this.script(args.map(wordText).join(" "), command.cwd, depth + 1);
+      return;
+    }
+    if (name === "find") {
+      this.findExec(args, command, depth);
+      return;
+    }
+    const interpreter = INTERPRETERS[name];
+    if (interpreter) this.inlineCode(name, interpreter, args, command);
+    if (name === "git") this.gitConfigWrite(args, command);
+  }
+
+  /** `git config KEY VALUE` writes .git/config (or ~/.gitconfig with --global, or --file F). */
+  private gitConfigWrite(args: ViewWord[], command: ShellCommand): void {
+    let i = 0;
+    while (i < args.length && args[i].literal && args[i].text.startsWith("-")) {
+      i += ["-C", "-c", "--git-dir", "--work-tree", "--namespace"].includes(args[i].text) ? 2 : 1;
+    }
+    if (args[i]?.text !== "config") return;
+    const rest = args.slice(i + 1).map((word) => word.text);
+    const reads = [
+      "--get",
+      "--get-all",
+      "--get-regexp",
+      "--get-urlmatch",
+      "--list",
+      "-l",
+      "--show-origin",
+      "get",
+      "list",
+    ];
+    if (rest.some((arg) => reads.includes(arg))) return;
+    const fileIndex = rest.findIndex((arg) => arg === "--file" || arg === "-f");
+    const cwd = command.cwd ?? this.options.cwd;
+    if (fileIndex !== -1 && rest[fileIndex + 1])
+      this.line.argumentWrites.push(path.resolve(cwd, rest[fileIndex + 1]));
+    else if (rest.includes("--global")) this.line.argumentWrites.push(path.join(this.home, ".gitconfig"));
+    else if (!rest.includes("--system")) this.line.argumentWrites.push(path.join(cwd, ".git", "config"));
+  }
+
+  /** `env -S 'curl x'` splits its string into a command. */
+  private envSplitString(args: ViewWord[], command: ShellCommand, depth: number): void {
+    for (let i = 0; i < args.length; i += 1) {
+      const text = args[i].text;
+      const value =
+        text === "-S" || text === "--split-string"
+          ? args[i + 1]
+          : text.startsWith("--split-string=")
+            ? { ...args[i], text: text.slice(15) }
+            : text.startsWith("-S") && text.length > 2
+              ? { ...args[i], text: text.slice(2) }
+              : undefined;
+      if (value) this.script(wordText(value), command.cwd, depth + 1);
+    }
+  }
+
+  /** `bash -c SCRIPT`, `bash script.sh`, or `bash` reading commands from stdin. */
+  private shell(name: string, args: ViewWord[], command: ShellCommand, depth: number): void {
+    let i = 0;
+    let runsText = false;
+    let readsStdin = false;
+    for (; i < args.length; i += 1) {
+      const word = args[i];
+      if (!word.literal) {
+        this.computed(`${name} is given an option computed at run time`);
+        return;
+      }
+      const text = word.text;
+      if (text === "--" || text === "-") {
+        i += 1;
+        break;
+      }
+      if (SHELL_VALUE_OPTIONS.has(text)) {
+        i += 1;
+        continue;
+      }
+      if (/^[-+][A-Za-z]+$/.test(text)) {
+        if (text.startsWith("-") && text.includes("c")) runsText = true;
+        if (text.startsWith("-") && text.includes("s")) readsStdin = true;
+        continue;
+      }
+      if (text.startsWith("--")) continue;
+      break;
+    }
+    const operands = args.slice(i);
+    if (runsText) {
+      if (operands.length > 0) this.script(wordText(operands[0]), command.cwd, depth + 1);
+      return;
+    }
+    if (operands.length > 0 && !readsStdin) return; // runs a script file: the sandbox's job
+    const input = this.stdinText(name, command, "commands");
+    if (input !== undefined) this.script(input, command.cwd, depth + 1);
+  }
+
+  /**
+   * What a command reads on stdin when that is program text: a here-document or here-string,
+   * or `echo '…' |` before it. Anything else piped in is computed at run time.
+   */
+  private stdinText(name: string, command: ShellCommand, what: string): string | undefined {
+    const fed = command.redirects.filter((redirect) => redirect.feedsText).at(-1);
+    if (fed) {
+      if (fed.input === undefined) this.computed(`it feeds ${what} computed at run time to ${name}`);
+      return fed.input;
+    }
+    if (command.redirects.some((redirect) => redirect.operator === "<" && redirect.target)) return undefined;
+    if (!command.piped) return undefined;
+    const echoed = command.pipedFrom ? echoedText(command.pipedFrom) : undefined;
+    if (echoed === undefined) this.computed(`it pipes ${what} computed at run time into ${name}`);
+    return echoed;
+  }
+
+  /** `find … -exec CMD {} ;` runs CMD. */
+  private findExec(args: ViewWord[], command: ShellCommand, depth: number): void {
+    for (let i = 0; i < args.length; i += 1) {
+      if (!["-exec", "-execdir", "-ok", "-okdir"].includes(args[i].text)) continue;
+      const end = args.findIndex((word, j) => j > i && (word.text === ";" || word.text === "+"));
+      const inner = args.slice(i + 1, end === -1 ? args.length : end);
+      if (inner.length > 0) this.view(inner, command, depth + 1);
+      i = end === -1 ? args.length : end;
+    }
+  }
+
+  /**
+   * Inline code (`python3 -c '…'`, `node -e '…'`, `awk '…'`) is not bash, but the commands
+   * it starts are usually spelled out in it: every word of the code is taken as the start
+   * of a command, so `os.system("curl …")` counts as running `curl …`.
+   */
+  private inlineCode(
+    name: string,
+    spec: (typeof INTERPRETERS)[string],
+    args: ViewWord[],
+    command: ShellCommand,
+  ): void {
+    const codes: string[] = [];
+    let operands = 0;
+    let fromFile = false;
+    for (let i = 0; i < args.length; i += 1) {
+      const text = args[i].text;
+      const option = spec.codeOptions.find(
+        (o) => text === o || (o.length === 2 && text.startsWith(o) && !text.startsWith("--")),
+      );
+      if (option) {
+        const code = text === option ? args[++i] : { ...args[i], text: text.slice(option.length) };
+        if (code && !code.literal) this.computed(`${name} runs code computed at run time`);
+        else if (code) codes.push(code.text);
+        continue;
+      }
+      if (text === "-f" || text === "--file") fromFile = true;
+      if (text.startsWith("-")) continue;
+      operands += 1;
+      if (spec.codeIsFirstOperand && codes.length === 0 && !fromFile && operands === 1) {
+        if (!args[i].literal) this.computed(`${name} runs code computed at run time`);
+        else codes.push(text);
+      }
+    }
+    if (codes.length === 0 && operands === 0 && !spec.codeIsFirstOperand) {
+      const input = this.stdinText(name, command, "code");
+      if (input !== undefined) codes.push(input);
+    }
+    for (const code of codes) {
+      const tokens = code
+        .split(/[^A-Za-z0-9_./~+\-:@=%,]+/)
+        .filter(Boolean)
+        .slice(0, MAX_CODE_TOKENS);
+      for (let i = 0; i < tokens.length; i += 1) {
+        if (this.line.views.length >= MAX_VIEWS) break;
+        if (!/^[A-Za-z0-9_./+-]+$/.test(tokens[i])) continue;
+        const words = tokens
+          .slice(i, i + 16)
+          .map((text) => ({ text, literal: true, splits: false, glob: false }));
+        this.line.views.push({
+          words: [{ ...words[0], text: path.basename(words[0].text) }, ...words.slice(1)],
+          cwd: command.cwd,
+        });
+        if (tokens[i].includes("/") || tokens[i].startsWith(".")) {
+          const word: ShellWord = {
+            source: tokens[i].replace(/[\\*?[\]{},~]/g, "\\$&"),
+            literal: true,
+            splits: false,
+          };
+          this.line.argumentWrites.push(...this.paths(word, command.cwd, false));
+        }
+      }
+    }
+  }
+
+  /** The absolute paths a word names: tilde and braces expanded, globs matched on disk. */
+  private paths(word: ShellWord, cwd: string | undefined, expandGlob: boolean): string[] {
+    if (!word.literal) return [];
+    const out: string[] = [];
+    for (const source of expandBraces(word.source)) {
+      const text = sourceText(source);
+      if (text === "" || (cwd === undefined && !path.isAbsolute(text) && !source.startsWith("~"))) continue;
+      const base = cwd ?? this.options.cwd;
+      const resolved = resolveShellPath({ source, literal: true, splits: false }, base, this.home);
+      if (expandGlob && hasGlob(source) && this.options.expandGlobs !== false)
+        out.push(...globOnDisk(resolved));
+      else out.push(resolved);
+    }
+    return out;
+  }
+}
+
+const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
+
+function viewWords(word: ShellWord): ViewWord[] {
+  return expandBraces(word.source).map((source) => ({
+    text: sourceText(source),
+    literal: word.literal,
+    splits: word.splits,
+    glob: hasGlob(source),
+  }));
+}
+
+/** A word's text for re-reading as script text: parts computed at run time stay {@link DYNAMIC}. */
+function wordText(word: ViewWord): string {
+  return word.text;
+}
+
+/**
+ * The words of an argument that may be paths: the argument itself unless it is an option,
+ * and the value of `--opt=value`.
+ */
+function argumentPaths(word: ShellWord): ShellWord[] {
+  const text = sourceText(word.source);
+  if (!text.startsWith("-")) return [word];
+  const eq = word.source.indexOf("=");
+  return eq > 0 ? [{ ...word, source: word.source.slice(eq + 1) }] : [];
+}
+
+/** Long options that name a file a command writes: `--output=FILE`, `--log-file FILE`, `--outfile`. */
+const OUTPUT_OPTION = /^--(?:[a-z]+-)*(?:output|out|outfile|logfile|log-file)(?:-file|-dir|-directory)?$/;
+
+/** The file an output option names, from `--output=FILE` or `--output FILE`. */
+function outputOptionValue(word: ShellWord, next: ShellWord | undefined): ShellWord | undefined {
+  const text = sourceText(word.source);
+  const eq = text.indexOf("=");
+  const name = eq === -1 ? text : text.slice(0, eq);
+  if (!OUTPUT_OPTION.test(name)) return undefined;
+  if (eq !== -1) return { ...word, source: word.source.slice(word.source.indexOf("=") + 1) };
+  return next;
+}
+
+/** The text `echo …` or `printf …` writes, when it is literal (and has no escapes to decode). */
+function echoedText(command: ShellCommand): string | undefined {
+  const words = command.words.flatMap(viewWords);
+  if (words.length === 0 || !words.every((word) => word.literal)) return undefined;
+  const name = path.basename(words[0].text);
+  let args = words.slice(1).map((word) => word.text);
+  if (name === "echo") {
+    let interprets = false;
+    while (args.length > 0 && /^-[neE]+$/.test(args[0])) {
+      if (args[0].includes("e")) interprets = true;
+      args = args.slice(1);
+    }
+    const text = args.join(" ");
+    return interprets && text.includes("\\") ? undefined : text;
+  }
+  if (name === "printf") {
+    const text = args.join(" ");
+    return /[%\\]/.test(text) ? undefined : text;
+  }
+  return undefined;
+}
+
+function globOnDisk(pattern: string): string[] {
+  const { base, glob } = picomatch.scan(pattern);
+  try {
+    const found = globSync(glob, {
+      cwd: base || path.parse(pattern).root,
+      absolute: true,
+      dot: path.basename(pattern).startsWith("."),
+      onlyFiles: false,
+      expandDirectories: false,
+      followSymbolicLinks: false,
+    });
+    return found.length > 0 ? found.slice(0, MAX_GLOB_MATCHES).map((p) => path.resolve(p)) : [pattern];
+  } catch {
+    return [pattern];
+  }
+}

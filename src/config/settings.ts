@@ -94,6 +94,7 @@ export function readSettingsFile(
       "not-a-file": "hx reads settings only from a regular file",
       "too-large": "keep it under the limit",
       unreadable: "check its permissions",
+      outside: "hx reads settings only from files inside their folder",
     }[read.reason];
     return problem(`settings.${read.reason}`, `${read.message}; ${fix}.`);
   }

@@ -1,5 +1,15 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
+import path from "node:path";
 
 /** What a path turned out to be when it is not a regular file. */
 export function fileKind(stats: Stats): string {
@@ -56,7 +66,15 @@ export async function readAllCapped(handle: FileHandle, maxBytes: number): Promi
 
 export type SmallFileRead =
   | { ok: true; text: string }
-  | { ok: false; reason: "missing" | "not-a-file" | "too-large" | "unreadable"; message: string };
+  | { ok: false; reason: "missing" | "not-a-file" | "too-large" | "unreadable" | "outside"; message: string };
+
+export interface SmallFileOptions {
+  /**
+   * The file's real path (symlinks resolved) must stay inside this folder's real path:
+   * `AGENTS.md -> ~/.aws/credentials` is refused with reason "outside", never read.
+   */
+  inside?: string;
+}
 
 /**
  * Reads a small text file (settings, scripts, instructions) without ever blocking or reading
@@ -64,21 +82,39 @@ export type SmallFileRead =
  * it non-blocking and checks again on the open descriptor (a FIFO swapped in cannot hang it),
  * and refuses more than `maxBytes`. Never throws.
  */
-export function readSmallFileSync(file: string, maxBytes: number): SmallFileRead {
-  const read = readRegularFileSync(file, maxBytes);
+export function readSmallFileSync(
+  file: string,
+  maxBytes: number,
+  options: SmallFileOptions = {},
+): SmallFileRead {
+  const read = readRegularFileSync(file, maxBytes, options);
   return read.ok ? { ok: true, text: read.bytes.toString("utf8") } : read;
 }
 
 export type RegularFileRead = { ok: true; bytes: Buffer } | Extract<SmallFileRead, { ok: false }>;
 
 /** readSmallFileSync's checks, giving the bytes (for files decoded piece by piece). */
-export function readRegularFileSync(file: string, maxBytes: number): RegularFileRead {
+export function readRegularFileSync(
+  file: string,
+  maxBytes: number,
+  options: SmallFileOptions = {},
+): RegularFileRead {
   let fd: number;
+  let before: Stats;
+  const folder = options.inside;
   try {
-    const before = statSync(file);
+    const target = folder === undefined ? file : realpathSync(file);
+    if (folder !== undefined && !isInsideReal(target, folder)) {
+      return {
+        ok: false,
+        reason: "outside",
+        message: `is a link to ${target}, outside ${realpathSync(folder)}; not read`,
+      };
+    }
+    before = statSync(target);
     if (!before.isFile())
       return { ok: false, reason: "not-a-file", message: `is ${fileKind(before)}, not a file` };
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR")
@@ -90,6 +126,13 @@ export function readRegularFileSync(file: string, maxBytes: number): RegularFile
     const stats = fstatSync(fd);
     if (!stats.isFile())
       return { ok: false, reason: "not-a-file", message: `is ${fileKind(stats)}, not a file` };
+    // The file opened is the one checked: a link swapped in between cannot redirect the read.
+    const moved =
+      stats.ino !== before.ino ||
+      stats.dev !== before.dev ||
+      (folder !== undefined && !isInsideReal(realpathSync(file), folder));
+    if (moved)
+      return { ok: false, reason: "unreadable", message: "changed while it was being opened; not read" };
     if (stats.size > maxBytes) return tooLarge(maxBytes, stats.size);
     const chunks: Buffer[] = [];
     let total = 0;
@@ -108,6 +151,12 @@ export function readRegularFileSync(file: string, maxBytes: number): RegularFile
   } finally {
     closeSync(fd);
   }
+}
+
+/** True when the real path `target` is `folder` (resolved) or below it. */
+function isInsideReal(target: string, folder: string): boolean {
+  const rel = path.relative(realpathSync(folder), target);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 function tooLarge(maxBytes: number, size?: number): Extract<SmallFileRead, { ok: false }> {

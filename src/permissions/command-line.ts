@@ -2,10 +2,11 @@ import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
+import { expandBraces } from "../fs/brace-expansion.js";
 import type { BashParser } from "./bash-parser.js";
 import { INTERPRETERS, SHELL_VALUE_OPTIONS, SHELLS, unwrap, WRAPPERS } from "./command-wrappers.js";
 import { readShellScript, resolveShellPath, type ShellCommand, type ShellWord } from "./shell-syntax.js";
-import { DYNAMIC, expandBraces, hasGlob, sourceText } from "./shell-words.js";
+import { DYNAMIC, hasGlob, sourceText } from "./shell-words.js";
 
 /** A word as rules see it: quotes removed, braces expanded; `literal: false` when computed at run time. */
 export interface ViewWord {

@@ -1,5 +1,6 @@
 import os from "node:os";
 import path from "node:path";
+import { expandBraces } from "../fs/brace-expansion.js";
 import { isInside, realPathOf } from "../tools/workspace.js";
 import { findBlockedCommand } from "./block-list.js";
 import type { CommandLine, CommandView, ViewWord } from "./command-line.js";
@@ -9,7 +10,7 @@ import { readOnlyCall } from "./read-only-commands.js";
 import { normalizePath, type RuleSet } from "./rule-set.js";
 import type { PermissionRule, RuleTarget } from "./rules.js";
 import { resolveShellPath, type ShellCommand } from "./shell-syntax.js";
-import { expandBraces, hasGlob, sourceText } from "./shell-words.js";
+import { hasGlob, sourceText } from "./shell-words.js";
 
 /**
  * Why a call is asked: an ask rule matched (`rule`), it writes a protected path

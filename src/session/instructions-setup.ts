@@ -20,5 +20,9 @@ export function setUpProjectInstructions(
   } else if (basics.verbose && instructions.files.length > 0) {
     basics.log(`instructions: ${instructions.files.join(", ")}`);
   }
-  return { name: "instructions", promptSections: [instructions.section] };
+  return {
+    name: "instructions",
+    promptSections: [instructions.section],
+    diagnostics: instructions.diagnostics,
+  };
 }

@@ -1,17 +1,22 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { foldersFromRootTo } from "../config/project-root.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+import { readSmallFileSync } from "../fs/regular-file.js";
 
 /** Instruction files, in order of preference per folder: the first one found in a folder is used. */
 const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** Most characters of instructions put in the system prompt. */
 export const MAX_INSTRUCTION_CHARS = 20_000;
+/** A larger instructions file is not read at all. */
+export const MAX_INSTRUCTION_FILE_BYTES = 256 * 1024;
 
 export interface ProjectInstructions {
   /** The system prompt section ("" when no file was found). */
   section: string;
   files: string[];
   truncated: boolean;
+  /** Files skipped: a link out of their folder, not a regular file, too large, unreadable. */
+  diagnostics: Diagnostic[];
 }
 
 /**
@@ -22,29 +27,35 @@ export interface ProjectInstructions {
 export function loadProjectInstructions(cwd: string, maxChars = MAX_INSTRUCTION_CHARS): ProjectInstructions {
   const parts: string[] = [];
   const files: string[] = [];
+  const diagnostics: Diagnostic[] = [];
   for (const folder of foldersFromRootTo(cwd)) {
     for (const name of INSTRUCTION_FILES) {
       const file = path.join(folder, name);
-      const text = readIfFile(file);
-      if (text === undefined) continue;
+      // Only a regular file whose real path stays in its folder: `AGENTS.md -> ~/.aws/credentials`
+      // must not reach the first request.
+      const read = readSmallFileSync(file, MAX_INSTRUCTION_FILE_BYTES, { inside: folder });
+      if (!read.ok) {
+        if (read.reason !== "missing") {
+          diagnostics.push({
+            level: "warning",
+            code: `instructions.${read.reason}`,
+            file,
+            message: `${read.message}; skipped.`,
+          });
+        }
+        continue;
+      }
+      const text = read.text;
       files.push(file);
       if (text.trim()) parts.push(`## ${path.relative(cwd, file) || name}\n${text.trim()}`);
       break;
     }
   }
-  if (parts.length === 0) return { section: "", files, truncated: false };
+  if (parts.length === 0) return { section: "", files, truncated: false, diagnostics };
   let body = parts.join("\n\n");
   const truncated = body.length > maxChars;
   if (truncated) {
     body = `${body.slice(0, maxChars)}\n[… instructions cut at ${maxChars} characters; read the files for the rest]`;
   }
-  return { section: `# Project instructions\n${body}`, files, truncated };
-}
-
-function readIfFile(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+  return { section: `# Project instructions\n${body}`, files, truncated, diagnostics };
 }

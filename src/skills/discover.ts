@@ -1,9 +1,10 @@
-import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { findProjectRoot, findRepoRoot } from "../config/project-root.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
+import { readSmallFileSync } from "../fs/regular-file.js";
 import { forbidsImplicitInvocation } from "./openai-yaml.js";
 import { parseSkillFile } from "./parse.js";
 import type { Skill, SkillSource } from "./types.js";
@@ -39,6 +40,8 @@ export const DEFAULT_MAX_DEPTH = 8;
 export const DEFAULT_MAX_SKILLS = 2000;
 /** Folders never searched: version control and dependencies. Other hidden folders are. */
 const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
+/** A larger SKILL.md is skipped (with a diagnostic), never read. */
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 const PROJECT_SKILL_FOLDERS = [".agents/skills", ".claude/skills"];
 
 export { findProjectRoot, findRepoRoot };
@@ -145,13 +148,7 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
     // Most folders under a root are skills: try SKILL.md first, list the folder only if absent.
     const direct = tryRead(path.join(dir, SKILL_FILE_NAMES[0]));
     if (direct.kind === "error") {
-      walk.diagnostics.push(
-        skillWarning(
-          "skill.unreadable",
-          `skipped: cannot read it (${direct.code}).`,
-          path.join(dir, SKILL_FILE_NAMES[0]),
-        ),
-      );
+      walk.diagnostics.push(skillWarning(direct.code, direct.message, path.join(dir, SKILL_FILE_NAMES[0])));
       continue;
     }
     let entries: Dirent[] = [];
@@ -203,22 +200,53 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
       .filter((e) => !SKIPPED_FOLDERS.has(e.name))
       .map((e) => childFolder(dir, real, e))
       .filter((c) => c !== undefined)
+      .filter((c) => {
+        // A project's skills stay in the project: a folder link out of the root is not followed.
+        if (root.source !== "project" || isInsideFolder(c.real, rootReal)) return true;
+        walk.diagnostics.push(
+          skillWarning("skill.outside", `skipped: it links to ${c.real}, outside ${rootReal}.`, c.dir),
+        );
+        return false;
+      })
       .sort((a, b) => compareNames(b.name, a.name)); // popped in ascending order
     for (const child of children) stack.push({ dir: child.dir, real: child.real, depth: depth + 1 });
   }
 }
 
-type ReadAttempt = { kind: "text"; text: string } | { kind: "absent" } | { kind: "error"; code: string };
+type ReadAttempt =
+  | { kind: "text"; text: string }
+  | { kind: "absent" }
+  | { kind: "error"; code: string; message: string };
 
+/**
+ * Reads a SKILL.md only as a regular file of at most MAX_SKILL_FILE_BYTES whose real path
+ * stays in its folder: a `SKILL.md -> /etc/passwd` link, a FIFO or a device is skipped with a
+ * diagnostic, never opened for reading.
+ */
 function tryRead(file: string): ReadAttempt {
+  const read = readSmallFileSync(file, MAX_SKILL_FILE_BYTES, { inside: path.dirname(file) });
+  if (read.ok) return { kind: "text", text: read.text };
+  if (read.reason === "missing" || isDirectory(file)) return { kind: "absent" };
+  const code =
+    read.reason === "outside"
+      ? "skill.outside"
+      : read.reason === "too-large"
+        ? "skill.too-large"
+        : "skill.unreadable";
+  return { kind: "error", code, message: `skipped: it ${read.message}.` };
+}
+
+function isDirectory(file: string): boolean {
   try {
-    return { kind: "text", text: readFileSync(file, "utf8") };
-  } catch (error) {
-    const code = errorCode(error);
-    return code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR"
-      ? { kind: "absent" }
-      : { kind: "error", code };
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
   }
+}
+
+function isInsideFolder(child: string, folder: string): boolean {
+  const rel = path.relative(folder, child);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** A subfolder (or a link to one) with its real path; plain folders need no realpath call. */
@@ -245,16 +273,14 @@ export function rereadSkill(skill: Skill): Skill | undefined {
 
 /** Reads one SKILL.md; an unreadable file is skipped with a diagnostic. */
 export function readSkill(file: string, source: SkillSource, diagnostics: Diagnostic[]): Skill | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    diagnostics.push(
-      skillWarning("skill.unreadable", `skipped: cannot read it (${errorCode(error)}).`, file),
-    );
-    return undefined;
-  }
-  return toSkill(file, text, source, diagnostics);
+  const read = tryRead(file);
+  if (read.kind === "text") return toSkill(file, read.text, source, diagnostics);
+  diagnostics.push(
+    read.kind === "error"
+      ? skillWarning(read.code, read.message, file)
+      : skillWarning("skill.unreadable", "skipped: cannot read it (ENOENT).", file),
+  );
+  return undefined;
 }
 
 function toSkill(file: string, text: string, source: SkillSource, diagnostics: Diagnostic[]): Skill {

@@ -2,9 +2,10 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
 import { ToolError } from "../core/tool.js";
+import { expandBraces } from "../fs/brace-expansion.js";
 import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
-import { isInside, pathRuleSubject } from "./workspace.js";
+import { isInside, pathRuleSubject, realPathOf } from "./workspace.js";
 
 const MAX_FILES = 1000;
 const MAX_OUTPUT_CHARS = 50_000;
@@ -32,9 +33,9 @@ export const globTool = defineTool({
     if (!info) throw new ToolError(`folder not found: ${shownDir}.`);
     if (!info.isDirectory())
       throw new ToolError(`${shownDir} is a file, not a folder; set path to a folder.`);
-    if (path.isAbsolute(args.pattern) || args.pattern.split("/").includes("..")) {
+    if (leavesFolder(args.pattern)) {
       throw new ToolError(
-        "the pattern must be relative and must not contain '..'; use path to choose the folder.",
+        "the pattern must be relative and must not contain '..' (braces included); use path to choose the folder.",
       );
     }
 
@@ -57,6 +58,8 @@ export const globTool = defineTool({
     const gitignore = new GitignoreFilter(gitRoot);
     const files = found
       .map((file) => path.resolve(file))
+      // Whatever the pattern, only files below the folder, and none a read_file deny rule hides.
+      .filter((file) => isInside(file, dir) && !ctx.workspace.isHiddenFromReads(realPathOf(file)))
       .filter((file) => !gitignore.ignores(file))
       .map((file) => ctx.workspace.relative(file))
       .sort(byCodePoint);
@@ -72,6 +75,14 @@ export const globTool = defineTool({
     }).text;
   },
 });
+
+/** True when some expansion of the pattern is absolute or has a `..` segment. */
+function leavesFolder(pattern: string): boolean {
+  return expandBraces(pattern).some(
+    (expanded) =>
+      path.isAbsolute(expanded) || /^[A-Za-z]:/.test(expanded) || expanded.split(/[/\\]/).includes(".."),
+  );
+}
 
 function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
+import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import * as z from "zod";
 import { ToolError } from "../core/tool.js";
 import { defineTool } from "./tool.js";
 import { truncate } from "./truncate.js";
-import { isInside, pathRuleSubject } from "./workspace.js";
+import { isInside, pathRuleSubject, realPathOf } from "./workspace.js";
 
 const MAX_MATCHES = 500;
 const MAX_OUTPUT_CHARS = 50_000;
@@ -37,6 +38,8 @@ export const grepTool = defineTool({
     const rgArgs = [
       "--line-number",
       "--with-filename",
+      // A NUL after each path, so the path of a match is known exactly (see keepLine).
+      "--null",
       "--no-heading",
       "--color",
       "never",
@@ -57,7 +60,16 @@ export const grepTool = defineTool({
     // Relative to the workspace root (where rg runs) so results print as workspace paths.
     rgArgs.push("--regexp", args.pattern, "--", isInside(target, ctx.workspace.root) ? shownTarget : target);
 
-    const run = await runRipgrep(rgPath, rgArgs, ctx.workspace.root, ctx.signal);
+    // Matches in files a read_file deny rule covers never reach the model.
+    const keepLine = (line: string): string | undefined => {
+      const nul = line.indexOf("\0");
+      if (nul === -1) return line;
+      const file = line.slice(0, nul);
+      if (ctx.workspace.isHiddenFromReads(realPathOf(path.resolve(ctx.workspace.root, file))))
+        return undefined;
+      return `${file}:${line.slice(nul + 1)}`;
+    };
+    const run = await runRipgrep(rgPath, rgArgs, ctx.workspace.root, ctx.signal, keepLine);
     if (ctx.signal.aborted) throw new ToolError("the search was cancelled.");
     const matches = run.lines.map((line) => line.replace(/^\.\//, ""));
     if (run.exitCode === 1 || (matches.length === 0 && run.exitCode === 0)) return "No matches found.";
@@ -90,13 +102,21 @@ interface RipgrepRun {
   stderr: string;
 }
 
-function runRipgrep(rgPath: string, args: string[], cwd: string, signal: AbortSignal): Promise<RipgrepRun> {
+function runRipgrep(
+  rgPath: string,
+  args: string[],
+  cwd: string,
+  signal: AbortSignal,
+  keepLine: (line: string) => string | undefined,
+): Promise<RipgrepRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
     const decoder = new StringDecoder("utf8");
     const run: RipgrepRun = { exitCode: null, lines: [], droppedLines: 0, droppedChars: 0, stderr: "" };
     let pending = "";
-    const take = (line: string) => {
+    const take = (raw: string) => {
+      const line = keepLine(raw);
+      if (line === undefined) return;
       if (run.lines.length < MAX_MATCHES) run.lines.push(line);
       else {
         run.droppedLines++;

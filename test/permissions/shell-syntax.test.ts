@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeAnsiC, expandBraces } from "../../src/permissions/shell-words.js";
+import { expandBraces } from "../../src/fs/brace-expansion.js";
+import { decodeAnsiC } from "../../src/permissions/shell-words.js";
 import { checker, readLine, tempRoot } from "./support.js";
 
 const viewTexts = async (command: string) =>

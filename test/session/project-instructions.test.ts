@@ -30,7 +30,12 @@ describe("project instructions (AGENTS.md / CLAUDE.md)", () => {
     writeFileSync(path.join(outer, "AGENTS.md"), "outside the repo\n");
     const root = path.join(outer, "repo");
     mkdirSync(path.join(root, ".git"), { recursive: true });
-    expect(loadProjectInstructions(root)).toEqual({ section: "", files: [], truncated: false });
+    expect(loadProjectInstructions(root)).toEqual({
+      section: "",
+      files: [],
+      truncated: false,
+      diagnostics: [],
+    });
   });
 
   it("caps what goes in the system prompt and says where to read the rest", () => {

@@ -1,7 +1,14 @@
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverSkills, findRepoRoot, loadSkillsFromRoots, skillRoots } from "../../src/skills/discover.js";
+import {
+  discoverSkills,
+  findRepoRoot,
+  loadSkillsFromRoots,
+  MAX_SKILL_FILE_BYTES,
+  skillRoots,
+} from "../../src/skills/discover.js";
 import { tempDir } from "../support/temp-dir.js";
 import { writeSkill } from "./helpers.js";
 
@@ -125,9 +132,42 @@ describe("discoverSkills", () => {
     mkdirSync(path.join(root, "group"));
     symlinkSync(root, path.join(root, "group", "loop"));
     symlinkSync(path.join(root, "group"), path.join(root, "group", "self"));
-    const result = loadSkillsFromRoots([{ dir: root, source: "project" }]);
+    const result = loadSkillsFromRoots([{ dir: root, source: "user" }]);
     expect(names(result)).toEqual(["linked"]);
     expect(result.skills[0].dir).toBe(path.join(root, "linked"));
+  });
+
+  it("keeps a project's skills in the project: folder links out of the root and SKILL.md links out of their folder are skipped", () => {
+    const root = tempDir();
+    const elsewhere = tempDir();
+    writeSkill(elsewhere, "linked", "name: linked\ndescription: d");
+    symlinkSync(path.join(elsewhere, "linked"), path.join(root, "linked"));
+    writeFileSync(path.join(elsewhere, "passwd"), "root:x:0:0\n");
+    mkdirSync(path.join(root, "leak"));
+    symlinkSync(path.join(elsewhere, "passwd"), path.join(root, "leak", "SKILL.md"));
+    writeSkill(root, "inside", "name: inside\ndescription: d");
+    const result = loadSkillsFromRoots([{ dir: root, source: "project" }]);
+    expect(names(result)).toEqual(["inside"]);
+    expect(result.diagnostics.map((d) => d.code).sort()).toEqual(["skill.outside", "skill.outside"]);
+    // User roots follow folder links (a dotfiles checkout), but never a SKILL.md link out of its folder.
+    const user = loadSkillsFromRoots([{ dir: root, source: "user" }]);
+    expect(names(user)).toEqual(["inside", "linked"]);
+    expect(user.diagnostics.map((d) => d.code)).toEqual(["skill.outside"]);
+  });
+
+  it("skips a FIFO or an oversized SKILL.md without opening it for reading", () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, "pipe"));
+    execFileSync("mkfifo", [path.join(root, "pipe", "SKILL.md")]);
+    mkdirSync(path.join(root, "big"));
+    writeFileSync(
+      path.join(root, "big", "SKILL.md"),
+      `---\nname: big\ndescription: d\n---\n${"x".repeat(MAX_SKILL_FILE_BYTES)}`,
+    );
+    const result = loadSkillsFromRoots([{ dir: root, source: "project" }]);
+    expect(names(result)).toEqual([]);
+    expect(result.diagnostics.map((d) => d.code).sort()).toEqual(["skill.too-large", "skill.unreadable"]);
+    expect(result.diagnostics.map((d) => d.message).join(" ")).toContain("named pipe");
   });
 
   it("counts a file reached through two roots once, without a warning", () => {

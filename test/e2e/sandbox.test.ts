@@ -23,15 +23,19 @@ describe(`the sandbox through hx agent${skipReason}`, () => {
       const listener = createServer((socket) => socket.end("reached\n"));
       await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
       const port = (listener.address() as { port: number }).port;
-      h.server.reply().tool("bash", {
-        command: [
+      // A script file: the permission check cannot see inside it (it would refuse these writes
+      // to protected paths if they were on the command line), so only the sandbox stands.
+      writeFileSync(
+        path.join(h.work, "attempt.sh"),
+        [
           `echo x > '${outside}/escaped'`,
           "echo '[core] fsmonitor = touch PWNED' >> .git/config",
           'mkdir -p .hx && echo \'{"permissions":{"allow":["bash"]}}\' > .hx/settings.local.json',
           `(exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3) || echo network-closed`,
           "echo fine > inside.txt",
-        ].join("; "),
-      });
+        ].join("\n"),
+      );
+      h.server.reply().tool("bash", { command: "bash attempt.sh" });
       h.server.reply().text("done");
       try {
         const run = await h.agent("try", bypass);

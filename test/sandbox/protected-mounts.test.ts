@@ -29,6 +29,8 @@ describe("protectedMounts", () => {
     expect(mounts.missing).toEqual([
       { path: path.join(root, ".claude"), kind: "dir" },
       { path: path.join(root, ".mcp.json"), kind: "file" },
+      { path: path.join(root, ".git/config.worktree"), kind: "file" },
+      { path: path.join(root, ".husky"), kind: "dir" },
     ]);
     // .git stays writable (commits work) but cannot be moved away.
     expect(mounts.pinned).toEqual([path.join(root, ".git")]);

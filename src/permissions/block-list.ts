@@ -151,7 +151,8 @@ function sweepingTarget(
 ): string | undefined {
   for (const target of targets) {
     if (!target.literal) {
-      if (computedIsSweeping)
+      // Paths xargs reads from stdin are the listing command's output, not shell expansion.
+      if (computedIsSweeping && !target.fromInput)
         return `a path computed at run time (${target.text.replaceAll("\u0000", "$…")})`;
       continue;
     }

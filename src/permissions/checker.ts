@@ -27,6 +27,8 @@ export interface PermissionCheckerOptions {
   readOnlyCommands?: boolean;
   /** Loads the bash parser; default: web-tree-sitter on first use. */
   loadParser?: () => Promise<BashParser>;
+  /** Lists what a glob argument names; default: tinyglobby, loaded with the parser. */
+  loadGlob?: () => Promise<(pattern: string) => string[]>;
 }
 
 /** A decision with what it was based on. */
@@ -52,6 +54,7 @@ export class PermissionChecker {
   private readonly ask: RuleSet;
   private readonly deny: RuleSet;
   private readonly loadParser: () => Promise<BashParser>;
+  private readonly loadGlob: () => Promise<(pattern: string) => string[]>;
   private readonly home: string;
 
   constructor(private readonly options: PermissionCheckerOptions) {
@@ -59,6 +62,7 @@ export class PermissionChecker {
     this.ask = new RuleSet(options.rules.ask);
     this.deny = new RuleSet(options.rules.deny);
     this.loadParser = options.loadParser ?? createBashParserLoader();
+    this.loadGlob = options.loadGlob ?? createGlobLoader();
     this.home = options.home ?? os.homedir();
   }
 
@@ -70,11 +74,12 @@ export class PermissionChecker {
     let line: CommandLine | undefined;
     if (target.effect === "execute" && target.subject !== undefined) {
       try {
-        const parser = await this.loadParser();
+        const [parser, expandGlob] = await Promise.all([this.loadParser(), this.loadGlob()]);
         line = readCommandLine(parser, target.subject, {
           cwd: this.options.root,
           home: this.home,
           isReadOnlyName,
+          expandGlob,
         });
       } catch {
         line = undefined;
@@ -123,6 +128,40 @@ export class PermissionChecker {
       readOnlyCommands: this.options.readOnlyCommands !== false,
     };
   }
+}
+
+/** Most files one glob argument is taken to name. */
+const MAX_GLOB_MATCHES = 1_000;
+
+/**
+ * Lists the files an absolute glob names, as bash would expand it (no dotfiles unless the
+ * pattern starts with a dot, links not followed); tinyglobby is loaded on first use.
+ */
+function createGlobLoader(): () => Promise<(pattern: string) => string[]> {
+  let loading: Promise<(pattern: string) => string[]> | undefined;
+  return () => {
+    loading ??= Promise.all([import("tinyglobby"), import("picomatch")]).then(
+      ([{ globSync }, { default: picomatch }]) =>
+        (pattern) => {
+          const { base, glob } = picomatch.scan(pattern);
+          try {
+            return globSync(glob, {
+              cwd: base || path.parse(pattern).root,
+              absolute: true,
+              dot: path.basename(pattern).startsWith("."),
+              onlyFiles: false,
+              expandDirectories: false,
+              followSymbolicLinks: false,
+            })
+              .slice(0, MAX_GLOB_MATCHES)
+              .map((file) => path.resolve(file));
+          } catch {
+            return [];
+          }
+        },
+    );
+    return loading;
+  };
 }
 
 /**

@@ -1,7 +1,5 @@
 import os from "node:os";
 import path from "node:path";
-import picomatch from "picomatch";
-import { globSync } from "tinyglobby";
 import { expandBraces } from "../fs/brace-expansion.js";
 import type { BashParser } from "./bash-parser.js";
 import { INTERPRETERS, SHELL_VALUE_OPTIONS, SHELLS, unwrap, WRAPPERS } from "./command-wrappers.js";
@@ -16,6 +14,8 @@ export interface ViewWord {
   splits: boolean;
   /** Has an unquoted `*`, `?` or `[`. */
   glob: boolean;
+  /** Filled in from stdin at run time by xargs (computed, but not by the shell). */
+  fromInput?: true;
 }
 
 /**
@@ -59,8 +59,11 @@ export interface CommandLineOptions {
   home?: string;
   /** Names of commands whose arguments are only read (see read-only-commands.ts). */
   isReadOnlyName?: (name: string) => boolean;
-  /** Expand glob arguments against the disk to see which files they name (default true). */
-  expandGlobs?: boolean;
+  /**
+   * Lists the files a glob argument names (an absolute pattern), so a read or write through
+   * `cat .e*` is judged by the files it reaches. Without it a glob is judged as written.
+   */
+  expandGlob?: (pattern: string) => string[];
 }
 
 /** Inner scripts (`bash -c '…'` in `sh -c '…'` …) deeper than this are refused. */
@@ -69,7 +72,6 @@ const MAX_DEPTH = 8;
 const MAX_VIEWS = 5_000;
 /** Words of inline interpreter code looked at (`python3 -c '…'`). */
 const MAX_CODE_TOKENS = 4_000;
-const MAX_GLOB_MATCHES = 1_000;
 
 /** Reads a command line with the bash parser; synchronous once the parser is loaded. */
 export function readCommandLine(parser: BashParser, text: string, options: CommandLineOptions): CommandLine {
@@ -188,6 +190,7 @@ class LineReader {
       const inner = unwrap(wrapper, args, (word) => (word.literal ? word.text : undefined));
       if (!inner) return;
       if (name === "watch") this.script(inner.map(wordText).join(" "), command.cwd, depth + 1);
+      else if (name === "xargs") this.view(xargsCommand(inner, args), command, depth + 1);
       else this.view(inner, command, depth + 1);
       return;
     }
@@ -198,6 +201,23 @@ class LineReader {
     if (name === "eval") {
       this.script(args.map(wordText).join(" "), command.cwd, depth + 1);
       return;
+    }
+    // Text these run as commands: `trap 'cmd' EXIT`, `alias ls='cmd'`, `script -c 'cmd'`,
+    // `flock FILE -c 'cmd'`.
+    if (name === "trap" && args[0] && !args[0].text.startsWith("-")) {
+      this.script(wordText(args[0]), command.cwd, depth + 1);
+      return;
+    }
+    if (name === "alias") {
+      for (const arg of args) {
+        const eq = arg.text.indexOf("=");
+        if (eq > 0) this.script(arg.text.slice(eq + 1), command.cwd, depth + 1);
+      }
+      return;
+    }
+    if (name === "script" || name === "flock") {
+      const c = args.findIndex((arg) => arg.text === "-c" || arg.text === "--command");
+      if (c !== -1 && args[c + 1]) this.script(wordText(args[c + 1]), command.cwd, depth + 1);
     }
     if (name === "find") {
       this.findExec(args, command, depth);
@@ -391,9 +411,8 @@ class LineReader {
       if (text === "" || (cwd === undefined && !path.isAbsolute(text) && !source.startsWith("~"))) continue;
       const base = cwd ?? this.options.cwd;
       const resolved = resolveShellPath({ source, literal: true, splits: false }, base, this.home);
-      if (expandGlob && hasGlob(source) && this.options.expandGlobs !== false)
-        out.push(...globOnDisk(resolved));
-      else out.push(resolved);
+      const matches = expandGlob && hasGlob(source) ? this.options.expandGlob?.(resolved) : undefined;
+      out.push(...(matches && matches.length > 0 ? matches : [resolved]));
     }
     return out;
   }
@@ -408,6 +427,26 @@ function viewWords(word: ShellWord): ViewWord[] {
     splits: word.splits,
     glob: hasGlob(source),
   }));
+}
+
+/**
+ * The command xargs runs: its words, then words read from stdin at run time. With
+ * `-I R` (or `-i`), the words holding R are computed at run time instead.
+ */
+function xargsCommand(inner: ViewWord[], xargsArgs: ViewWord[]): ViewWord[] {
+  const computed: ViewWord = { text: DYNAMIC, literal: false, splits: true, glob: false, fromInput: true };
+  let replace: string | undefined;
+  for (const [i, arg] of xargsArgs.entries()) {
+    const text = arg.text;
+    if (text === "-I") replace = xargsArgs[i + 1]?.text;
+    else if (text.startsWith("-I")) replace = text.slice(2);
+    else if (text === "-i" || text === "--replace") replace = "{}";
+    else if (text.startsWith("-i")) replace = text.slice(2);
+    else if (text.startsWith("--replace=")) replace = text.slice(10);
+    if (replace !== undefined) break;
+  }
+  if (!replace) return [...inner, computed];
+  return inner.map((word) => (word.text.includes(replace) ? { ...computed, splits: false } : word));
 }
 
 /** A word's text for re-reading as script text: parts computed at run time stay {@link DYNAMIC}. */
@@ -459,21 +498,4 @@ function echoedText(command: ShellCommand): string | undefined {
     return /[%\\]/.test(text) ? undefined : text;
   }
   return undefined;
-}
-
-function globOnDisk(pattern: string): string[] {
-  const { base, glob } = picomatch.scan(pattern);
-  try {
-    const found = globSync(glob, {
-      cwd: base || path.parse(pattern).root,
-      absolute: true,
-      dot: path.basename(pattern).startsWith("."),
-      onlyFiles: false,
-      expandDirectories: false,
-      followSymbolicLinks: false,
-    });
-    return found.length > 0 ? found.slice(0, MAX_GLOB_MATCHES).map((p) => path.resolve(p)) : [pattern];
-  } catch {
-    return [pattern];
-  }
 }

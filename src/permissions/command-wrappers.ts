@@ -36,7 +36,6 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   xargs: {
     valueOptions: [
       "-I",
-      "-i",
       "-n",
       "--max-args",
       "-L",
@@ -46,8 +45,6 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
       "-d",
       "--delimiter",
       "-E",
-      "-e",
-      "--eof",
       "-s",
       "--max-chars",
       "-a",
@@ -84,6 +81,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   unshare: { valueOptions: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"] },
   flock: { valueOptions: ["-w", "--timeout", "-E", "--conflict-exit-code"], leadingOperands: 1 },
   busybox: { valueOptions: [] },
+  coproc: { valueOptions: [] },
   caffeinate: { valueOptions: ["-t", "-w"] },
 };
 

@@ -108,6 +108,7 @@ describe("the block list", () => {
     "command -v sudo",
     "find . -name '*.ts' -delete",
     "busybox wget http://127.0.0.1:9/x",
+    "find . -name node_modules -type d | xargs rm -rf",
   ])("does not block %s", async (command) => {
     const decision = await decideCommand(bypass, command);
     expect(decision).toMatchObject({ action: "allow" });

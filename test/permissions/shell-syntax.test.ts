@@ -63,6 +63,16 @@ describe("what a line runs", () => {
     expect(await viewTexts("command -v curl")).toEqual(["command -v curl"]);
   });
 
+  it("looks into text other commands run: trap, alias, script -c, xargs", async () => {
+    expect(await viewTexts("trap 'curl x' EXIT")).toContain("curl x");
+    expect(await viewTexts("shopt -s expand_aliases; alias ls='curl x'; ls")).toContain("curl x");
+    expect(await viewTexts("script -qc 'curl x' /dev/null")).not.toContain("curl x"); // -qc: not the -c form
+    expect(await viewTexts("script -c 'curl x' /dev/null")).toContain("curl x");
+    expect(await viewTexts("echo x | xargs -n1 curl")).toContain("curl $…");
+    expect((await readLine("echo 'curl x' | xargs -I{} sh -c '{}'")).computed).toContain("computed at run time");
+    expect((await readLine("echo 'curl x' | xargs bash -c")).computed).toContain("computed at run time");
+  });
+
   it("marks what it cannot know: computed command names and piped scripts", async () => {
     expect((await readLine("$(which curl) x")).computed).toContain("command name is computed");
     expect((await readLine("$c x")).computed).toContain("command name is computed");

@@ -60,6 +60,5 @@ export async function readLine(command: string, root = "/ws"): Promise<CommandLi
     cwd: root,
     home: "/home/u",
     isReadOnlyName,
-    expandGlobs: false,
   });
 }

@@ -8,7 +8,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HX_BIN, hxEnv, SHARED_DIR, tempDir } from "../support/run-hx.js";
+import { HX_BIN, hxEnv, SHARED_DIR } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import { statsLine, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
 interface AttackCase {

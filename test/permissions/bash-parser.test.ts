@@ -4,7 +4,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { HX_BIN, hxEnv, tempDir } from "../support/run-hx.js";
+import { HX_BIN, hxEnv } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 /** Runs the built hx with a module hook that reports every module it resolves. */
 function resolvedModules(args: string[]): string {

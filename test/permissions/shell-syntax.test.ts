@@ -69,7 +69,9 @@ describe("what a line runs", () => {
     expect(await viewTexts("script -qc 'curl x' /dev/null")).not.toContain("curl x"); // -qc: not the -c form
     expect(await viewTexts("script -c 'curl x' /dev/null")).toContain("curl x");
     expect(await viewTexts("echo x | xargs -n1 curl")).toContain("curl $…");
-    expect((await readLine("echo 'curl x' | xargs -I{} sh -c '{}'")).computed).toContain("computed at run time");
+    expect((await readLine("echo 'curl x' | xargs -I{} sh -c '{}'")).computed).toContain(
+      "computed at run time",
+    );
     expect((await readLine("echo 'curl x' | xargs bash -c")).computed).toContain("computed at run time");
   });
 

@@ -1,6 +1,3 @@
-import { mkdtempSync, realpathSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { ToolEffect } from "../../src/core/tool.js";
 import { createBashParserLoader } from "../../src/permissions/bash-parser.js";
 import { PermissionChecker } from "../../src/permissions/checker.js";
@@ -9,12 +6,14 @@ import type { PermissionDecision } from "../../src/permissions/decide.js";
 import type { PermissionMode } from "../../src/permissions/modes.js";
 import { isReadOnlyName } from "../../src/permissions/read-only-commands.js";
 import { parseRules } from "../../src/permissions/rules.js";
+import { tempDir } from "../support/temp-dir.js";
 
 /** One parser for a test file (loading it takes a few milliseconds). */
 export const loadParser = createBashParserLoader();
 
+/** A fresh workspace folder (a real path, removed when the tests end). */
 export function tempRoot(): string {
-  return realpathSync(mkdtempSync(path.join(os.tmpdir(), "hx-perm-")));
+  return tempDir("hx-perm-");
 }
 
 export interface CheckSetup {

@@ -8,6 +8,7 @@ import { createBashParserLoader } from "../src/permissions/bash-parser.js";
 import { PermissionChecker } from "../src/permissions/checker.js";
 import { MAX_ALLOW_RULES, parseRules } from "../src/permissions/rules.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
+import { median } from "./measure.js";
 import type { BenchRow } from "./types.js";
 
 const LINES = [
@@ -142,11 +143,6 @@ function times(n: number, run: () => unknown): number[] {
     out.push(performance.now() - start);
   }
   return out;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function ms(value: number): string {

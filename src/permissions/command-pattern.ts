@@ -1,4 +1,5 @@
 import path from "node:path";
+import { splitArguments } from "../skills/arguments.js";
 import type { ViewWord } from "./command-line.js";
 
 /**
@@ -62,32 +63,9 @@ export function compileCommandPattern(pattern: string): CommandPattern {
   };
 }
 
-/** Splits a pattern into words; single or double quotes group a word. */
+/** Splits a pattern into words: quotes group a word, a backslash escapes one character. */
 export function splitPatternWords(text: string): string[] {
-  const words: string[] = [];
-  let current = "";
-  let inWord = false;
-  let quote: string | undefined;
-  for (const ch of text) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else current += ch;
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      quote = ch;
-      inWord = true;
-    } else if (/\s/.test(ch)) {
-      if (inWord) words.push(current);
-      current = "";
-      inWord = false;
-    } else {
-      current += ch;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(current);
-  return words;
+  return splitArguments(text);
 }
 
 function matchWords(

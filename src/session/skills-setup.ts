@@ -24,6 +24,7 @@ import {
   SkillWatcher,
   skillRoots,
 } from "../skills/index.js";
+import type { Tool } from "../tools/tool.js";
 import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "./capability.js";
 
 export interface SkillsCapability extends Capability {
@@ -145,9 +146,25 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
     return current;
   };
 
+  // load_skill goes with the first request that has a skill to load: at once, or (a new
+  // folder on disk, a conditional skill's paths touched) as a late tool when one appears.
+  const loadSkill = createLoadSkillTool({ skills, loaded, read: deliver });
+  const modelVisible = () => skills().some((s) => !s.disableModelInvocation);
+  const offeredAtStart = modelVisible();
+  let offerLate: ((tools: Tool[]) => void) | undefined;
+  const lateTools = offeredAtStart
+    ? undefined
+    : new Promise<Tool[]>((resolve) => {
+        offerLate = resolve;
+      });
+
   const announcer: LoopExtension = {
     name: "skills-announcer",
     beforeModelCall(state) {
+      if (offerLate && modelVisible()) {
+        offerLate([loadSkill as unknown as Tool]);
+        offerLate = undefined;
+      }
       const last = state.conversation.messages.at(-1);
       if (last?.role !== "tool" && last?.role !== "user") return; // never between a call and its result
       watcher?.flush();
@@ -218,7 +235,9 @@ export function setUpSkills(basics: SessionBasics, options: { contextWindow: num
   };
   return {
     name: "skills",
-    tools: [createLoadSkillTool({ skills, loaded, read: deliver })],
+    // load_skill only while a skill may be loaded: its schema would cost every request.
+    tools: offeredAtStart ? [loadSkill] : [],
+    lateTools,
     extensions: [announcer],
     promptFilters: [promptFilter],
     promptSections: [catalog.text],

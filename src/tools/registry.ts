@@ -109,7 +109,9 @@ export class ToolRegistry {
 
 /**
  * The JSON Schema the model reads. zod marks every integer with JavaScript's safe-integer
- * bounds; those say nothing to a model and cost tokens on every request, so they are dropped.
+ * bounds, and `min(1)` strings with `minLength: 1`; those say nothing a model needs to call
+ * the tool right and cost tokens on every request, so they are dropped (the zod schema still
+ * checks them).
  */
 function toParametersSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, {
@@ -118,6 +120,7 @@ function toParametersSchema(schema: z.ZodType): Record<string, unknown> {
     override: ({ jsonSchema }) => {
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (jsonSchema.type === "string" && jsonSchema.minLength === 1) delete jsonSchema.minLength;
     },
   }) as Record<string, unknown>;
   delete json.$schema;

@@ -25,13 +25,13 @@ const MAX_SAVED_BYTES = 100 * 1024 * 1024;
 const DRAIN_MS = 100;
 
 const parameters = z.object({
-  command: z.string().min(1).describe("The bash command to run"),
+  command: z.string().min(1).describe("The command"),
   timeout: z
     .number()
     .positive()
     .max(MAX_TIMEOUT_SECONDS)
     .optional()
-    .describe(`Timeout in seconds (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS})`),
+    .describe(`Seconds (default ${DEFAULT_TIMEOUT_SECONDS})`),
 });
 
 export interface BashToolOptions {
@@ -52,10 +52,10 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof param
   return defineTool({
     name: "bash",
     description:
-      `Runs a command with bash -c in the workspace root; returns stdout and stderr combined. ` +
-      `Timeout in seconds (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}). When it ends, all it started stops, background jobs too. ` +
-      `No stdin. Output over ${formatCount(MAX_OUTPUT_CHARS)} chars shows start and end; the rest is in a file the result names. ` +
-      `A non-zero exit is reported as "Exit code: N". Prefer read_file, glob and grep for reading and searching.` +
+      `Runs a bash command in the workspace root; returns stdout and stderr, and "Exit code: N" when it fails. ` +
+      "No stdin; whatever it starts is stopped when it ends. Output over " +
+      `${formatCount(MAX_OUTPUT_CHARS)} chars keeps start and end, the rest saved to a file the result names. ` +
+      "Use read_file, glob and grep to read and search." +
       (options.sandboxNote ? ` ${options.sandboxNote}` : ""),
     parameters,
     effect: "execute",

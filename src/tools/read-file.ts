@@ -18,17 +18,17 @@ const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
 const COUNT_ALL_BYTES = 64 * 1024 * 1024;
 
 const parameters = z.object({
-  path: z.string().min(1).describe("File path, relative to the workspace root or absolute"),
-  offset: z.number().int().min(1).optional().describe("First line to read, 1-based (default 1)"),
-  limit: z.number().int().min(1).optional().describe(`How many lines to read (default and max ${MAX_LINES})`),
+  path: z.string().min(1).describe("Relative to the workspace root, or absolute"),
+  offset: z.number().int().min(1).optional().describe("First line, 1-based"),
+  limit: z.number().int().min(1).optional().describe(`Lines to read (max ${MAX_LINES})`),
 });
 
 export const readFileTool = defineTool({
   name: "read_file",
   description:
-    `Reads a text file with line numbers. At most ${MAX_LINES} lines and ${formatCount(MAX_OUTPUT_CHARS)} chars per call; ` +
-    `lines over ${MAX_LINE_CHARS} chars are cut. When more remains the result ends with the offset to continue from. ` +
-    `Binary files are described, not shown; use glob to list a directory.`,
+    `Reads a text file with line numbers, up to ${MAX_LINES} lines and ${formatCount(MAX_OUTPUT_CHARS)} chars per call ` +
+    `(lines over ${MAX_LINE_CHARS} chars are cut); if more remains, the result gives the offset to continue from. ` +
+    "Use glob to list a folder.",
   parameters,
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),

@@ -5,15 +5,14 @@ import { defineTool } from "./tool.js";
 import { pathRuleSubject } from "./workspace.js";
 
 const parameters = z.object({
-  path: z.string().min(1).describe("File path, relative to the workspace root or absolute"),
-  content: z.string().describe("The complete new content of the file"),
+  path: z.string().min(1).describe("Relative to the workspace root, or absolute"),
+  content: z.string().describe("The whole new content"),
 });
 
 export const writeFileTool = defineTool({
   name: "write_file",
   description:
-    "Writes a file with the given content, creating missing parent folders; an existing file is replaced entirely " +
-    "(atomically: on failure it is left as it was). " +
+    "Creates a file, or replaces a whole file, with content (missing folders are created). " +
     "To change part of a file, use edit_file.",
   parameters,
   effect: "write",

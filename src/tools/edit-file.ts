@@ -18,21 +18,17 @@ const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 const MAX_LISTED_MATCHES = 10;
 
 const parameters = z.object({
-  path: z.string().min(1).describe("File path, relative to the workspace root or absolute"),
-  old_text: z.string().describe("The exact text to replace, whitespace included"),
-  new_text: z.string().describe("The text to put in its place"),
-  replace_all: z
-    .boolean()
-    .optional()
-    .describe("Replace every occurrence (default: old_text must occur exactly once)"),
+  path: z.string().min(1).describe("Relative to the workspace root, or absolute"),
+  old_text: z.string().describe("Text as it is in the file"),
+  new_text: z.string().describe("Replacement"),
+  replace_all: z.boolean().optional().describe("Replace every occurrence"),
 });
 
 export const editFileTool = defineTool({
   name: "edit_file",
   description:
-    "Replaces exact text in a file and returns a diff of the change. old_text must match the file exactly " +
-    "(whitespace and indentation included) and occur once, unless replace_all is set; add surrounding lines to make it unique. " +
-    "Read the file first. To create a file, use write_file.",
+    "Replaces old_text with new_text in a file and returns the diff. old_text must match exactly, whitespace " +
+    "included, and occur once unless replace_all is set (add surrounding lines to make it unique). Read the file first.",
   parameters,
   effect: "write",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),

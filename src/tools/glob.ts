@@ -13,16 +13,15 @@ const MAX_OUTPUT_CHARS = 50_000;
 const ALWAYS_SKIPPED = ["**/.git/**", "**/node_modules/**"];
 
 const parameters = z.object({
-  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/*.test.js"'),
-  path: z.string().optional().describe("Folder to search in (default: the workspace root)"),
+  pattern: z.string().min(1).describe('e.g. "**/*.ts"'),
+  path: z.string().optional().describe("Folder to search (default: workspace root)"),
 });
 
 export const globTool = defineTool({
   name: "glob",
   description:
-    `Finds files whose path matches a glob pattern, below path (default: workspace root). ` +
-    `Returns paths relative to the workspace, sorted alphabetically by path, at most ${MAX_FILES}. ` +
-    `Skips .git, node_modules and files ignored by .gitignore.`,
+    `Lists files matching a glob pattern, sorted by path, at most ${MAX_FILES}. ` +
+    "Skips .git, node_modules and files .gitignore ignores.",
   parameters,
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path ?? ".", workspace),

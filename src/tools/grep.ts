@@ -14,18 +14,17 @@ const MAX_OUTPUT_CHARS = 50_000;
 const MAX_COLUMNS = 500;
 
 const parameters = z.object({
-  pattern: z.string().min(1).describe("Regular expression (Rust/ripgrep syntax)"),
-  path: z.string().optional().describe("File or folder to search (default: the workspace root)"),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.py"'),
-  ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)"),
+  pattern: z.string().min(1).describe("Regular expression; escape ( [ { . * + ? to match them as text"),
+  path: z.string().optional().describe("File or folder (default: workspace root)"),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
+  ignore_case: z.boolean().optional().describe("Ignore case"),
 });
 
 export const grepTool = defineTool({
   name: "grep",
   description:
-    `Searches file contents with ripgrep; returns "path:line:text" lines sorted by path, at most ${MAX_MATCHES} matches. ` +
-    `The pattern is a regular expression (escape ( [ { . * + ? for literal text). ` +
-    `Skips .git, node_modules, binary files and files ignored by .gitignore. Narrow with path or glob.`,
+    `Searches file contents (ripgrep); returns "path:line:text" lines sorted by path, at most ${MAX_MATCHES}. ` +
+    "Skips .git, node_modules, binary files and files .gitignore ignores.",
   parameters,
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path ?? ".", workspace),

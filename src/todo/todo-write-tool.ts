@@ -3,18 +3,13 @@ import { defineTool } from "../tools/tool.js";
 import { MAX_TODOS, type TodoList } from "./todo-list.js";
 
 const todoParameters = z.object({
-  todos: z
-    .array(
-      z.object({
-        content: z.string().describe("What to do, in a few words"),
-        status: z.enum(["pending", "in_progress", "completed"]),
-        activeForm: z
-          .string()
-          .optional()
-          .describe("Present-tense label shown while in progress, e.g. 'Running tests'"),
-      }),
-    )
-    .describe("The whole list; it replaces the previous one"),
+  todos: z.array(
+    z.object({
+      content: z.string().describe("The step, in a few words"),
+      status: z.enum(["pending", "in_progress", "completed"]),
+      activeForm: z.string().optional().describe("Shown while in progress, e.g. 'Running tests'"),
+    }),
+  ),
 });
 
 export interface TodoWriteOptions {
@@ -26,7 +21,7 @@ export interface TodoWriteOptions {
 export function createTodoWriteTool(list: TodoList, options: TodoWriteOptions = {}) {
   return defineTool({
     name: "todo_write",
-    description: `Keep a todo list for multi-step work (3 steps or more). Send the whole list each time; it replaces the previous one. Statuses: pending, in_progress, completed. At most one item in_progress and ${MAX_TODOS} items. Mark an item completed as soon as it is done, and the next one in_progress before starting it.`,
+    description: `Your plan for work of 3 steps or more. Send the whole list each time (at most ${MAX_TODOS} items, one in_progress); mark a step completed as soon as it is done and the next in_progress before you start it.`,
     parameters: todoParameters,
     effect: "none",
     async execute(args) {

@@ -36,18 +36,16 @@ export interface TaskToolDeps {
 }
 
 const taskParameters = z.object({
-  description: z.string().min(1).describe("A short (3-6 word) label for the task"),
-  prompt: z.string().min(1).describe("The full task: what to find or do and what to report back"),
+  description: z.string().min(1).describe("A 3-6 word label"),
+  prompt: z.string().min(1).describe("The whole task: what to find or do, what to report back"),
   agent_type: z
     .enum(AGENT_TYPES)
     .optional()
-    .describe("'explore' for a read-only investigation; 'general' (default) may also edit and run commands"),
+    .describe("explore: read-only tools; general (default): all tools"),
   skills: z
     .array(z.string())
     .optional()
-    .describe(
-      "Skills (names from your Skills list) whose instructions the subagent starts with; it cannot load skills itself",
-    ),
+    .describe("Skills from # Skills to start it with (it cannot load any)"),
 });
 
 /**
@@ -63,7 +61,7 @@ export function createTaskTool(deps: TaskToolDeps) {
 
   return defineTool({
     name: "task",
-    description: `Start a subagent with a fresh context for a self-contained job, such as exploring the codebase to answer a question or making a focused change. It sees only your prompt, so include every detail it needs. It returns only its final answer, which keeps your context small. agent_type 'explore' gives it read-only tools. It stops after ${maxTurns} turns.`,
+    description: `Runs a subagent with a fresh context on a self-contained job (exploring the code to answer a question, a focused change) and returns only its final answer, which keeps your context small. It sees only your prompt: include every detail it needs. It stops after ${maxTurns} turns.`,
     parameters: taskParameters,
     effect: "none",
     async execute(args, ctx): Promise<ToolOutput> {

@@ -6,9 +6,8 @@
 export function buildSystemPrompt(workspaceRoot: string, sections: string[]): string {
   const base = [
     `You are hx, a coding agent working in ${workspaceRoot}.`,
-    "Use the tools to inspect and change the project and to run commands; do the task rather than describing it.",
-    "Paths are relative to the workspace root. Read a file before editing it. Keep answers short and concrete.",
-    "When the task is done, answer with a brief summary of what you did and found.",
+    "Do the task with the tools rather than describing it; paths are relative to the workspace root.",
+    "Keep answers short and concrete; when done, summarise what you did and found.",
   ].join("\n");
   return [base, ...sections.filter((s) => s.trim() !== "")].join("\n\n");
 }

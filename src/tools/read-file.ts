@@ -18,7 +18,7 @@ const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
 const COUNT_ALL_BYTES = 64 * 1024 * 1024;
 
 const parameters = z.object({
-  path: z.string().min(1).describe("Relative to the workspace root, or absolute"),
+  path: z.string().min(1),
   offset: z.number().int().min(1).optional().describe("First line, 1-based"),
   limit: z.number().int().min(1).optional().describe(`Lines to read (max ${MAX_LINES})`),
 });
@@ -26,8 +26,8 @@ const parameters = z.object({
 export const readFileTool = defineTool({
   name: "read_file",
   description:
-    `Reads a text file with line numbers, up to ${MAX_LINES} lines and ${formatCount(MAX_OUTPUT_CHARS)} chars per call ` +
-    `(lines over ${MAX_LINE_CHARS} chars are cut); if more remains, the result gives the offset to continue from. ` +
+    `Reads a text file with line numbers, up to ${MAX_LINES} lines per call (long lines are cut); ` +
+    "if more remains, the result gives the offset to continue from. " +
     "Use glob to list a folder.",
   parameters,
   effect: "read",

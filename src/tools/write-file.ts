@@ -5,8 +5,8 @@ import { defineTool } from "./tool.js";
 import { pathRuleSubject } from "./workspace.js";
 
 const parameters = z.object({
-  path: z.string().min(1).describe("Relative to the workspace root, or absolute"),
-  content: z.string().describe("The whole new content"),
+  path: z.string().min(1),
+  content: z.string(),
 });
 
 export const writeFileTool = defineTool({

@@ -18,9 +18,9 @@ const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 const MAX_LISTED_MATCHES = 10;
 
 const parameters = z.object({
-  path: z.string().min(1).describe("Relative to the workspace root, or absolute"),
+  path: z.string().min(1),
   old_text: z.string().describe("Text as it is in the file"),
-  new_text: z.string().describe("Replacement"),
+  new_text: z.string(),
   replace_all: z.boolean().optional().describe("Replace every occurrence"),
 });
 

@@ -5,15 +5,12 @@ import { codePointLength as length } from "./validate.js";
 
 /**
  * The catalog: the system-prompt section that tells the model which skills exist (name and
- * description, never a body) and when to call load_skill. Pure: the same skills and budget
- * always give byte-identical text, so providers can cache the prompt prefix.
+ * description, never a body). When to load one is said by load_skill's description, which is
+ * sent exactly when a catalog is. Pure: the same skills and budget always give byte-identical
+ * text, so providers can cache the prompt prefix.
  */
 
-export const CATALOG_HEADER = "# Skills\nSkills hold task-specific instructions. Available skills:";
-
-export const CATALOG_INSTRUCTIONS =
-  "When the user names a skill or a task matches one, call load_skill with its name before you start, then follow it. " +
-  "load_skill only returns instructions; it runs nothing. Answer questions about which skills exist from this list.";
+export const CATALOG_HEADER = "# Skills (load_skill before using one)";
 
 /** Heading of the line listing skills whose descriptions did not fit the budget. */
 export const NAME_ONLY_PREFIX = "- More skills (load_skill shows what they do): ";
@@ -40,11 +37,27 @@ export interface SkillCatalog {
   overBudget: boolean;
 }
 
-/** Catalog budget in characters: 2% of the context window (×4 chars/token) by default. */
-export function resolveCatalogBudget(contextWindowTokens: number, setting?: number): number {
+/**
+ * The budget when the model's window is unknown (not in hx's table, not set, not reported by
+ * the server): 12,000 characters, which lists 100 skills with ~100-character descriptions
+ * whole. 2% of the 32K window hx assumes for such models would cut most of them.
+ */
+export const UNKNOWN_WINDOW_CATALOG_BUDGET = 12_000;
+
+/**
+ * Catalog budget in characters: the `skills.catalogBudget` setting (a share of the window, or
+ * characters), else 2% of the context window (×4 chars/token), else — for a window nobody
+ * knows — UNKNOWN_WINDOW_CATALOG_BUDGET.
+ */
+export function resolveCatalogBudget(
+  contextWindowTokens: number,
+  setting?: number,
+  windowKnown = true,
+): number {
   if (setting !== undefined && Number.isFinite(setting) && setting > 0) {
     return setting <= 1 ? Math.floor(contextWindowTokens * setting * 4) : Math.floor(setting);
   }
+  if (!windowKnown) return UNKNOWN_WINDOW_CATALOG_BUDGET;
   return Math.floor(contextWindowTokens * 0.02 * 4);
 }
 
@@ -123,7 +136,6 @@ function render(described: Entry[], nameOnly: string[]): string {
   const lines = [CATALOG_HEADER];
   for (const entry of described) lines.push(`- ${entry.name}: ${truncate(entry.description, entry.cap)}`);
   if (nameOnly.length > 0) lines.push(`${NAME_ONLY_PREFIX}${nameOnly.join(", ")}`);
-  lines.push(CATALOG_INSTRUCTIONS);
   return lines.join("\n");
 }
 

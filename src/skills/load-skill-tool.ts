@@ -50,9 +50,7 @@ export const LOAD_SKILL_TOOL_NAME = "load_skill";
 const MAX_SUGGESTED_NAMES = 100;
 
 const parameters = z.object({
-  name: z
-    .string()
-    .describe("The skill's name exactly as listed under Skills in the system prompt, e.g. code-review."),
+  name: z.string().describe("As listed, e.g. code-review"),
 });
 
 /**
@@ -64,8 +62,9 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parame
   return defineTool({
     name: LOAD_SKILL_TOOL_NAME,
     description:
-      "Load a skill's full instructions by its name from the Skills list in the system prompt. " +
-      "Returns the instructions and the skill's folder; it does not run anything.",
+      "Loads a skill's instructions and folder by its name in # Skills (system prompt); runs nothing. " +
+      "When the user names a skill or the task matches one, load it before you start, then follow it. " +
+      "Answer questions about which skills exist from that list.",
     parameters,
     effect: "read",
     // Rules judge the skill that would load, however the name was spelled (`DEPLOY`, " deploy ").

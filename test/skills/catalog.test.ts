@@ -3,24 +3,19 @@ import { describe, expect, it } from "vitest";
 import {
   buildSkillCatalog,
   CATALOG_HEADER,
-  CATALOG_INSTRUCTIONS,
   NAME_ONLY_PREFIX,
   resolveCatalogBudget,
+  UNKNOWN_WINDOW_CATALOG_BUDGET,
 } from "../../src/skills/catalog.js";
 import { fakeSkill } from "./helpers.js";
 
 const length = (text: string) => [...text].length;
 
 describe("buildSkillCatalog", () => {
-  it("lists `- name: description` sorted by name, never a body, between header and instructions", () => {
+  it("lists `- name: description` sorted by name under its header, never a body", () => {
     const catalog = buildSkillCatalog([fakeSkill("sync-upstream"), fakeSkill("course-blog")]);
     expect(catalog.text).toBe(
-      [
-        CATALOG_HEADER,
-        "- course-blog: Does course-blog.",
-        "- sync-upstream: Does sync-upstream.",
-        CATALOG_INSTRUCTIONS,
-      ].join("\n"),
+      [CATALOG_HEADER, "- course-blog: Does course-blog.", "- sync-upstream: Does sync-upstream."].join("\n"),
     );
     expect(catalog.text).not.toContain("Steps.");
     expect(catalog.listed).toEqual(["course-blog", "sync-upstream"]);
@@ -39,7 +34,7 @@ describe("buildSkillCatalog", () => {
 
   it("collapses multi-line descriptions to one line", () => {
     const catalog = buildSkillCatalog([fakeSkill("a", "line one\nline two\n\n  para")]);
-    expect(catalog.text).toContain("- a: line one line two para\n");
+    expect(catalog.text.split("\n").at(-1)).toBe("- a: line one line two para");
   });
 
   it("is byte-identical for the same skills in any order", () => {
@@ -86,7 +81,7 @@ describe("buildSkillCatalog", () => {
             names.map((n) => fakeSkill(n, description || n)),
             { budget },
           );
-          const body = catalog.text.split("\n").slice(1, -1).join("\n");
+          const body = catalog.text.split("\n").slice(1).join("\n");
           for (const n of names) {
             const listed = body.includes(`- ${n}: `) || catalog.nameOnly.includes(n);
             if (!listed) return false;
@@ -101,7 +96,7 @@ describe("buildSkillCatalog", () => {
   it("costs at most 10 characters per skill beyond its name and description", () => {
     const skills = Array.from({ length: 50 }, (_, i) => fakeSkill(`s${i}`, `description ${i}`));
     const own = skills.reduce((sum, s) => sum + s.name.length + s.description.length, 0);
-    const fixed = CATALOG_HEADER.length + CATALOG_INSTRUCTIONS.length + 1;
+    const fixed = CATALOG_HEADER.length + 1;
     expect((buildSkillCatalog(skills).text.length - own - fixed) / skills.length).toBeLessThanOrEqual(10);
   });
 });
@@ -111,5 +106,20 @@ describe("resolveCatalogBudget", () => {
     expect(resolveCatalogBudget(128_000)).toBe(10_240);
     expect(resolveCatalogBudget(128_000, 0.05)).toBe(25_600);
     expect(resolveCatalogBudget(128_000, 4000)).toBe(4000);
+  });
+
+  it("for a window nobody knows, a default that keeps 100 skills with ~100-char descriptions whole", () => {
+    expect(resolveCatalogBudget(32_768, undefined, false)).toBe(UNKNOWN_WINDOW_CATALOG_BUDGET);
+    expect(resolveCatalogBudget(32_768, 0.05, false)).toBe(6553); // a setting still wins
+    const skills = Array.from({ length: 100 }, (_, i) =>
+      fakeSkill(
+        `skill-${String(i).padStart(3, "0")}`,
+        `${"Does a typical thing for the project; use it when ".padEnd(96, "x")} ${i}`,
+      ),
+    );
+    const catalog = buildSkillCatalog(skills, { budget: UNKNOWN_WINDOW_CATALOG_BUDGET });
+    expect(catalog.shortened).toEqual([]);
+    expect(catalog.nameOnly).toEqual([]);
+    for (const skill of skills) expect(catalog.text).toContain(skill.description);
   });
 });

@@ -40,7 +40,8 @@ export async function run(): Promise<BenchRow[]> {
           const before = server.requests.length;
           const start = performance.now();
           const result = await node(agentArgs, env);
-          const requests = server.requests.slice(before);
+          // The model is one hx does not know, so hx first asks the server for its window (GET).
+          const requests = server.requests.slice(before).filter((r) => r.method === "POST");
           if (result.code !== 0 || requests.length !== 1 || requests[0].respondedAt === undefined) {
             throw new Error(`bench: hx agent exited ${result.code} after ${requests.length} request(s)`);
           }
@@ -205,7 +206,7 @@ async function peakRss(agentArgs: string[], env: NodeJS.ProcessEnv): Promise<num
 
 /** What every request of a session with no skills starts with, as the server received it. */
 function fixedRequestChars(server: FakeModelServer) {
-  const body = server.requests.at(-1)?.body;
+  const body = server.requests.filter((r) => r.method === "POST").at(-1)?.body;
   const system = String(body?.messages?.[0]?.content ?? "").length;
   const tools = JSON.stringify(body?.tools ?? []).length;
   const names = (body?.tools ?? []).map((t: { function: { name: string } }) => t.function.name).join(", ");

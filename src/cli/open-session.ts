@@ -21,6 +21,7 @@ export async function openSession(
     maxTurns: config.maxTurns,
     verbose: config.verbose,
     contextWindow: prepared.contextWindow,
+    contextWindowKnown: prepared.contextWindowKnown,
     permissionMode: config.permissionMode,
     sandboxMode: config.sandboxMode,
     ask: io.ask,

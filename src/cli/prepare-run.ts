@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type LoadedSettings, loadSettings } from "../config/settings.js";
-import { resolveContextWindow } from "../context/index.js";
+import { MIN_CONTEXT_WINDOW, resolveContextWindow } from "../context/index.js";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createProvider, defaultModelFor } from "../providers/registry.js";
@@ -14,8 +14,13 @@ export interface PreparedRun {
   settings: LoadedSettings;
   /** The model that will answer: --model, or the provider's default. */
   model: string;
-  /** Its context window: --context-window > HX_CONTEXT_WINDOW > settings > the model table. */
+  /**
+   * Its context window: --context-window > HX_CONTEXT_WINDOW > settings > the model table >
+   * what the server reports > DEFAULT_CONTEXT_WINDOW.
+   */
   contextWindow: number;
+  /** False when the window is the default guess: nobody set it, the table and server do not know. */
+  contextWindowKnown: boolean;
   provider: ModelProvider;
 }
 
@@ -40,7 +45,14 @@ export function resolveRun(
     settings: settings.merged.contextWindow,
   });
   if (window.errors.length > 0) throw new UsageError(window.errors.join("\nhx: "));
-  return { cwd, settings, config, model, contextWindow: window.tokens };
+  return {
+    cwd,
+    settings,
+    config,
+    model,
+    contextWindow: window.tokens,
+    contextWindowKnown: window.source !== "default",
+  };
 }
 
 /** Creates the model provider; a missing key or unknown provider throws a ProviderError. */
@@ -63,7 +75,11 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
     maxRetryWaitMs: config.maxRetryWaitMs,
     maxResponseBytes: config.maxResponseBytes,
   });
-  return { ...resolved, provider };
+  if (resolved.contextWindowKnown) return { ...resolved, provider };
+  // A model hx does not know: ask the server (local servers list their windows).
+  const reported = await provider.reportedContextWindow?.();
+  if (reported === undefined || reported < MIN_CONTEXT_WINDOW) return { ...resolved, provider };
+  return { ...resolved, provider, contextWindow: reported, contextWindowKnown: true };
 }
 
 /**

@@ -45,8 +45,14 @@ export function discoverAll(
   options: Pick<RunFlags, "provider" | "model" | "contextWindow"> & { homeDir?: string } = {},
 ): SkillsView {
   const { homeDir, ...flags } = options;
-  const { settings, contextWindow } = resolveRun({ ...flags, cwd });
-  return discoverSkillsView({ cwd, settings: settings.merged, contextWindow, homeDir });
+  const { settings, contextWindow, contextWindowKnown } = resolveRun({ ...flags, cwd });
+  return discoverSkillsView({
+    cwd,
+    settings: settings.merged,
+    contextWindow,
+    windowKnown: contextWindowKnown,
+    homeDir,
+  });
 }
 
 /** Skills installed with `hx skills add` (project and user locks), by folder. */

@@ -1,4 +1,6 @@
+import { HttpConnections } from "./http-fetch.js";
 import { callLimits } from "./limits.js";
+import { contextWindowFromModelList } from "./model-window.js";
 import { buildChatRequest, type OpenAIChatCompat } from "./openai-chat-request.js";
 import { type ChatChunk, ChatStreamAssembler } from "./openai-chat-stream.js";
 import type { ModelProvider, ProviderConfig } from "./provider.js";
@@ -35,7 +37,7 @@ export async function createOpenAIChatProvider(
   const sdk = await import("openai");
   const OpenAI = sdk.default;
   const limits = callLimits(config);
-  return createStreamingProvider<ChatChunk>({
+  const provider = createStreamingProvider<ChatChunk>({
     name: setup.name,
     config,
     endpoint: {
@@ -70,4 +72,26 @@ export async function createOpenAIChatProvider(
     },
     newAssembler: (onDelta) => new ChatStreamAssembler(onDelta),
   });
+  return { ...provider, reportedContextWindow: () => reportedWindow(setup, config.model) };
+}
+
+/** How long hx waits for a server's model list at start-up before using its default. */
+const MODEL_LIST_TIMEOUT_MS = 1500;
+
+/** `GET {baseURL}/models` (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter...): the model's window. */
+async function reportedWindow(setup: OpenAIChatSetup, model: string): Promise<number | undefined> {
+  try {
+    const fetch = new HttpConnections().fetch({ maxBytes: 4 * 1024 * 1024 });
+    const response = await fetch(`${setup.baseURL.replace(/\/+$/, "")}/models`, {
+      headers: { authorization: `Bearer ${setup.apiKey}`, accept: "application/json" },
+      signal: AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    return contextWindowFromModelList(await response.json(), model);
+  } catch {
+    return undefined;
+  }
 }

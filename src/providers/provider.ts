@@ -32,6 +32,11 @@ export interface ModelProvider {
   readonly name: string;
   readonly model: string;
   complete(request: ModelRequest, options?: CompleteOptions): Promise<ModelResponse>;
+  /**
+   * The model's context window as the server reports it (its model list), for models hx's
+   * table does not know; undefined when the server does not say. Never throws.
+   */
+  reportedContextWindow?(): Promise<number | undefined>;
 }
 
 export interface ProviderConfig {

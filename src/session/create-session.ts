@@ -32,6 +32,8 @@ export interface SessionEnvironment {
   verbose: boolean;
   /** The model's context window in tokens (resolved by the CLI). */
   contextWindow: number;
+  /** False when `contextWindow` is hx's guess for a model nobody reported (default true). */
+  contextWindowKnown?: boolean;
   permissionMode?: string;
   /** `--sandbox MODE`; settings and the default (workspace-write) otherwise. */
   sandboxMode?: SandboxMode;
@@ -84,7 +86,10 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     hookPermissions: hooks.hooks.permissions,
   });
   const todo = setUpTodo(basics);
-  const skills = setUpSkills(basics, { contextWindow: env.contextWindow });
+  const skills = setUpSkills(basics, {
+    contextWindow: env.contextWindow,
+    windowKnown: env.contextWindowKnown,
+  });
   const subagents = setUpSubagents(basics, {
     baseTools: tools.tools,
     permissions: permissions.extension,

@@ -53,6 +53,8 @@ export function discoverSkillsView(options: {
   settings: Settings;
   /** The model's context window in tokens (see resolveContextWindow). */
   contextWindow: number;
+  /** False when the window is hx's guess for an unknown model (see resolveCatalogBudget). */
+  windowKnown?: boolean;
   /** Defaults to os.homedir() (tests set HOME). */
   homeDir?: string;
 }): SkillsView {
@@ -62,7 +64,11 @@ export function discoverSkillsView(options: {
     extraPaths: options.settings.skills?.paths,
   });
   const catalog = buildSkillCatalog(discovery.skills, {
-    budget: resolveCatalogBudget(options.contextWindow, options.settings.skills?.catalogBudget),
+    budget: resolveCatalogBudget(
+      options.contextWindow,
+      options.settings.skills?.catalogBudget,
+      options.windowKnown ?? true,
+    ),
   });
   return { discovery, catalog };
 }
@@ -84,10 +90,18 @@ export interface InvocableSkill {
  * reaches the model as one appended message before its next request, listing only the
  * changes. Skills whose bodies a resumed history holds count as loaded.
  */
-export function setUpSkills(basics: SessionBasics, options: { contextWindow: number }): SkillsCapability {
+export function setUpSkills(
+  basics: SessionBasics,
+  options: { contextWindow: number; windowKnown?: boolean },
+): SkillsCapability {
   const { workspace, log } = basics;
   const scan = () =>
-    discoverSkillsView({ cwd: basics.cwd, settings: basics.settings, contextWindow: options.contextWindow });
+    discoverSkillsView({
+      cwd: basics.cwd,
+      settings: basics.settings,
+      contextWindow: options.contextWindow,
+      windowKnown: options.windowKnown,
+    });
   const { discovery, catalog } = scan();
   if (basics.verbose) {
     for (const diagnostic of discovery.diagnostics) log(`skills: ${formatDiagnostic(diagnostic)}`);

@@ -43,6 +43,7 @@
  *   server.replyWith((request, reply) => {        // when the queue is empty: build the answer
  *     reply.text(request.body.tools?.length ? "with tools" : "a summary"); // from the request
  *   });                                           // (long scripted sessions, summary calls)
+ *   server.models([{ id: "m", context_length: 8192 }]) // GET …/models answers this list
  *   server.requests                               // every request: method, path, headers, body,
  *                                                 // receivedAt / respondedAt (performance.now())
  *   server.pending()                              // queued responses not used yet
@@ -107,6 +108,8 @@ export interface FakeModelServer {
    * fresh reply to fill in (queued responses still come first). Replaces a previous responder.
    */
   replyWith(respond: (request: RecordedRequest, reply: ReplyBuilder) => void): void;
+  /** Answers `GET …/models` with this list (`{object: "list", data}`); without it, a 404. */
+  models(list: Array<Record<string, unknown>>): void;
   pending(): number;
   close(): Promise<void>;
 }
@@ -116,6 +119,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
   const queue: Scripted[] = [];
   const requests: RecordedRequest[] = [];
   let responder: ((request: RecordedRequest, reply: ReplyBuilder) => void) | undefined;
+  let modelList: Array<Record<string, unknown>> | undefined;
   let toolIds = 0;
   const nextToolId = () => {
     toolIds += 1;
@@ -144,6 +148,10 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     res.once("finish", () => {
       recorded.respondedAt = performance.now();
     });
+    if (req.method === "GET" && path.endsWith("/models") && modelList) {
+      sendJson(res, 200, { object: "list", data: modelList });
+      return;
+    }
     const wire: Wire | undefined = path.endsWith("/chat/completions")
       ? "openai"
       : path.endsWith("/messages")
@@ -228,6 +236,9 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     },
     replyWith(respond) {
       responder = respond;
+    },
+    models(list) {
+      modelList = list;
     },
     pending: () => queue.length,
     close: () =>

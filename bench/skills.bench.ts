@@ -2,13 +2,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildSkillCatalog } from "../src/skills/catalog.js";
+import {
+  buildSkillCatalog,
+  resolveCatalogBudget,
+  UNKNOWN_WINDOW_CATALOG_BUDGET,
+} from "../src/skills/catalog.js";
 import { loadSkillsFromRoots } from "../src/skills/discover.js";
 import { announcementText, LiveSkills } from "../src/skills/live-skills.js";
-import { LoadedSkills } from "../src/skills/load-skill-tool.js";
+import { createLoadSkillTool, LoadedSkills } from "../src/skills/load-skill-tool.js";
 import { defaultSkillFields } from "../src/skills/skill-fields.js";
 import type { Skill } from "../src/skills/types.js";
 import { SkillWatcher, WATCH_DEBOUNCE_MS } from "../src/skills/watch.js";
+import { ToolRegistry } from "../src/tools/registry.js";
+import type { Tool } from "../src/tools/tool.js";
 import type { BenchRow } from "./types.js";
 
 const RUNS = 7;
@@ -34,7 +40,7 @@ export async function run(): Promise<BenchRow[]> {
         ok: found === 1000 && median < 100,
       },
     ];
-    rows.push(catalogOverheadRow());
+    rows.push(catalogOverheadRow(), ...catalogPerSkillRows());
     for (const count of [0, 100, 1000]) {
       const text = buildSkillCatalog(fakeSkills(count)).text;
       rows.push({
@@ -138,6 +144,43 @@ function announcementRow(): BenchRow {
     target: "< 1 KB",
     ok: Buffer.byteLength(text) < 1024,
   };
+}
+
+/**
+ * The catalog at N=10 typical skills (~100-character descriptions): its characters per skill,
+ * every description whole; and, for information, with load_skill's schema, which is sent
+ * exactly when a catalog is. Then the budget for a model nobody knows the window of: 100
+ * such skills must keep every description.
+ */
+function catalogPerSkillRows(): BenchRow[] {
+  const ten = fakeSkills(10);
+  const catalog = buildSkillCatalog(ten);
+  const whole = ten.every((s) => catalog.text.includes(`- ${s.name}: ${s.description}`));
+  const perSkill = catalog.text.length / 10;
+  const schema = JSON.stringify(
+    new ToolRegistry([
+      createLoadSkillTool({ skills: ten, loaded: new LoadedSkills() }) as unknown as Tool,
+    ]).schemas(),
+  ).length;
+  const hundred = fakeSkills(100);
+  const unknown = buildSkillCatalog(hundred, { budget: resolveCatalogBudget(32_768, undefined, false) });
+  const unknownWhole = unknown.shortened.length === 0 && unknown.nameOnly.length === 0;
+  return [
+    {
+      area: "skills",
+      metric: "catalog chars per skill at N=10, every description whole",
+      value: `${perSkill.toFixed(1)} (${catalog.text.length} chars${whole ? "" : ", descriptions cut"}; with load_skill's schema ${((catalog.text.length + schema) / 10).toFixed(1)})`,
+      target: "≤ 105",
+      ok: whole && perSkill <= 105,
+    },
+    {
+      area: "skills",
+      metric: "catalog budget, unknown model, no window reported: 100 typical skills",
+      value: `${unknown.text.length}/${UNKNOWN_WINDOW_CATALOG_BUDGET} chars, ${unknown.shortened.length} shortened, ${unknown.nameOnly.length} name-only`,
+      target: "none cut",
+      ok: unknownWhole,
+    },
+  ];
 }
 
 /** Chars per skill beyond its own name and description, from the slope between 100 and 200 skills. */

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type LoadedSettings, loadSettings } from "../config/settings.js";
-import { MIN_CONTEXT_WINDOW, resolveContextWindow } from "../context/index.js";
+import { resolveContextWindow } from "../context/index.js";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createProvider, defaultModelFor } from "../providers/registry.js";
@@ -16,7 +16,7 @@ export interface PreparedRun {
   model: string;
   /**
    * Its context window: --context-window > HX_CONTEXT_WINDOW > settings > the model table >
-   * what the server reports > DEFAULT_CONTEXT_WINDOW.
+   * DEFAULT_CONTEXT_WINDOW (the skills catalog then asks the server, see setUpSkills).
    */
   contextWindow: number;
   /** False when the window is the default guess: nobody set it, the table and server do not know. */
@@ -75,11 +75,7 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
     maxRetryWaitMs: config.maxRetryWaitMs,
     maxResponseBytes: config.maxResponseBytes,
   });
-  if (resolved.contextWindowKnown) return { ...resolved, provider };
-  // A model hx does not know: ask the server (local servers list their windows).
-  const reported = await provider.reportedContextWindow?.();
-  if (reported === undefined || reported < MIN_CONTEXT_WINDOW) return { ...resolved, provider };
-  return { ...resolved, provider, contextWindow: reported, contextWindowKnown: true };
+  return { ...resolved, provider };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { MIN_CONTEXT_WINDOW } from "../context/windows.js";
 import { HttpConnections } from "./http-fetch.js";
 import { callLimits } from "./limits.js";
 import { contextWindowFromModelList } from "./model-window.js";
@@ -90,7 +91,8 @@ async function reportedWindow(setup: OpenAIChatSetup, model: string): Promise<nu
       await response.body?.cancel();
       return undefined;
     }
-    return contextWindowFromModelList(await response.json(), model);
+    const window = contextWindowFromModelList(await response.json(), model);
+    return window !== undefined && window >= MIN_CONTEXT_WINDOW ? window : undefined;
   } catch {
     return undefined;
   }

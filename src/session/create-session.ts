@@ -86,9 +86,10 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     hookPermissions: hooks.hooks.permissions,
   });
   const todo = setUpTodo(basics);
-  const skills = setUpSkills(basics, {
+  const skills = await setUpSkills(basics, {
     contextWindow: env.contextWindow,
     windowKnown: env.contextWindowKnown,
+    reportedContextWindow: env.provider.reportedContextWindow?.bind(env.provider),
   });
   const subagents = setUpSubagents(basics, {
     baseTools: tools.tools,

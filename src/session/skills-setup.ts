@@ -90,10 +90,15 @@ export interface InvocableSkill {
  * reaches the model as one appended message before its next request, listing only the
  * changes. Skills whose bodies a resumed history holds count as loaded.
  */
-export function setUpSkills(
+export async function setUpSkills(
   basics: SessionBasics,
-  options: { contextWindow: number; windowKnown?: boolean },
-): SkillsCapability {
+  options: {
+    contextWindow: number;
+    windowKnown?: boolean;
+    /** Asks the server for the window of a model nobody knows; only called if skills are visible. */
+    reportedContextWindow?: () => Promise<number | undefined>;
+  },
+): Promise<SkillsCapability> {
   const { workspace, log } = basics;
   const scan = () =>
     discoverSkillsView({
@@ -102,7 +107,18 @@ export function setUpSkills(
       contextWindow: options.contextWindow,
       windowKnown: options.windowKnown,
     });
-  const { discovery, catalog } = scan();
+  const first = scan();
+  const { discovery } = first;
+  let { catalog } = first;
+  // The budget of a model whose window nobody knows comes from the server when it reports one:
+  // one request, paid only by sessions that have a catalog to size.
+  if (options.windowKnown === false && options.reportedContextWindow && catalog.listed.length > 0) {
+    const reported = await options.reportedContextWindow();
+    if (reported !== undefined) {
+      const budget = resolveCatalogBudget(reported, basics.settings.skills?.catalogBudget, true);
+      catalog = buildSkillCatalog(discovery.skills, { budget });
+    }
+  }
   if (basics.verbose) {
     for (const diagnostic of discovery.diagnostics) log(`skills: ${formatDiagnostic(diagnostic)}`);
     if (catalog.shortened.length > 0) {

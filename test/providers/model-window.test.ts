@@ -3,7 +3,12 @@ import { contextWindowFromModelList } from "../../src/providers/model-window.js"
 
 describe("contextWindowFromModelList", () => {
   it("reads the window each kind of server reports for the model asked for", () => {
-    const list = (entry: Record<string, unknown>) => ({ data: [{ id: "other", context_length: 1 }, { id: "m", ...entry }] });
+    const list = (entry: Record<string, unknown>) => ({
+      data: [
+        { id: "other", context_length: 1 },
+        { id: "m", ...entry },
+      ],
+    });
     expect(contextWindowFromModelList(list({ context_length: 131072 }), "m")).toBe(131072); // OpenRouter, Together
     expect(contextWindowFromModelList(list({ context_window: 8192 }), "m")).toBe(8192); // Groq
     expect(contextWindowFromModelList(list({ max_context_length: 32768 }), "m")).toBe(32768); // Mistral, LM Studio

@@ -4,7 +4,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { runHx, tempDir } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 
 let server: FakeModelServer;
 let work: string;
@@ -44,7 +45,7 @@ const run = (extra: string[] = []) =>
     ],
     { env: { OPENAI_API_KEY: "sk-test" } },
   );
-const systemOf = () => String(server.requests.find((r) => r.method === "POST")?.body.messages[0].content);
+const systemOf = () => String(server.requests[0]?.body.messages[0].content);
 
 describe("catalog budget for an unknown model", () => {
   it("without a reported window, lists 100 typical skills with every description whole", async () => {
@@ -53,6 +54,7 @@ describe("catalog budget for an unknown model", () => {
     expect(result.code).toBe(0);
     for (let i = 0; i < 100; i++) expect(systemOf()).toContain(`topic ${i} or its files.`);
     expect(result.stderr).not.toMatch(/shortened|name only/);
+    expect(server.modelListRequests()).toBe(1); // asked, and the server had no list
   });
 
   it("uses the window the server reports, and -v names the skills it cut", async () => {
@@ -60,7 +62,7 @@ describe("catalog budget for an unknown model", () => {
     server.reply().text("ok");
     const result = await run(["-v"]);
     expect(result.code).toBe(0);
-    expect(server.requests.some((r) => r.method === "GET" && r.path === "/v1/models")).toBe(true);
+    expect(server.modelListRequests()).toBe(1);
     // 2% of 16,384 tokens is 1,310 characters: far from 100 skills.
     expect(systemOf().length).toBeLessThan(1_310 + 600);
     expect(result.stderr).toMatch(

@@ -46,8 +46,10 @@ describe("the task subagent", () => {
     expect(h.server.requests).toHaveLength(4);
     const [parentFirst, childFirst, childSecond, parentLast] = h.server.requests;
 
-    // The parent offers task, todo_write and load_skill; the child gets none of them.
-    expect(toolNamesOf(parentFirst)).toEqual(expect.arrayContaining(["task", "todo_write", "load_skill"]));
+    // The parent offers task and todo_write (load_skill only with a skill to load); the child
+    // gets none of them.
+    expect(toolNamesOf(parentFirst)).toEqual(expect.arrayContaining(["task", "todo_write"]));
+    expect(toolNamesOf(parentFirst)).not.toContain("load_skill");
     expect(toolNamesOf(childFirst).sort()).toEqual(
       ["bash", "read_file", "write_file", "edit_file", "glob", "grep"].sort(),
     );

@@ -130,12 +130,13 @@ describe("hx skills list and the session agree on the catalog budget", () => {
 
   it("a 32K-window model shortens the same descriptions in both; a 1M one shortens none", async () => {
     const root = crowdedProject();
-    // The configured provider and model, as a user sets them once for every command.
+    // The configured provider, model and window, as a user sets them once for every command.
     const env = {
       ...KEYS,
       HX_PROVIDER: "openai",
       HX_MODEL: "test-model",
       HX_BASE_URL: `${fixture.server.url}/v1`,
+      HX_CONTEXT_WINDOW: "32768",
     };
     const listed = await listJson([], { cwd: root, env });
     fixture.server.reply().text("ok");
@@ -161,11 +162,19 @@ describe("hx skills list and the session agree on the catalog budget", () => {
       expect(run.stderr).toContain(`skills: listed by name only: ${nameOnly.join(", ")}`);
 
     // The provider's default model (gpt-5-mini, 272K) or a flag: room for every description.
-    const roomy = await listJson([], { cwd: root, env: { ...env, HX_MODEL: "" } });
+    const roomy = await listJson([], {
+      cwd: root,
+      env: { ...env, HX_MODEL: "", HX_CONTEXT_WINDOW: "" },
+    });
     expect(roomy.skills.every((s) => s.catalog === "full")).toBe(true);
     const flagged = await listJson(["--context-window", "1m"], { cwd: root, env });
     expect(flagged.skills.every((s) => s.catalog === "full")).toBe(true);
-    const text = await skills(["list", "--model", "test-model", "--provider", "openai"], { cwd: root });
+    const text = await skills(
+      ["list", "--model", "test-model", "--provider", "openai", "--context-window", "32k"],
+      {
+        cwd: root,
+      },
+    );
     // The note names the skills the budget cut.
     expect(text.stdout).toContain(
       `The catalog is over its budget (descriptions shortened: ${shortened.join(", ")}`,

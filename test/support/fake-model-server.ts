@@ -44,6 +44,7 @@
  *     reply.text(request.body.tools?.length ? "with tools" : "a summary"); // from the request
  *   });                                           // (long scripted sessions, summary calls)
  *   server.models([{ id: "m", context_length: 8192 }]) // GET …/models answers this list
+ *                                                 // (counted by modelListRequests(), not in requests)
  *   server.requests                               // every request: method, path, headers, body,
  *                                                 // receivedAt / respondedAt (performance.now())
  *   server.pending()                              // queued responses not used yet
@@ -110,6 +111,8 @@ export interface FakeModelServer {
   replyWith(respond: (request: RecordedRequest, reply: ReplyBuilder) => void): void;
   /** Answers `GET …/models` with this list (`{object: "list", data}`); without it, a 404. */
   models(list: Array<Record<string, unknown>>): void;
+  /** How many `GET …/models` arrived (they are not in `requests`). */
+  modelListRequests(): number;
   pending(): number;
   close(): Promise<void>;
 }
@@ -120,6 +123,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
   const requests: RecordedRequest[] = [];
   let responder: ((request: RecordedRequest, reply: ReplyBuilder) => void) | undefined;
   let modelList: Array<Record<string, unknown>> | undefined;
+  const modelListRequests = { count: 0 };
   let toolIds = 0;
   const nextToolId = () => {
     toolIds += 1;
@@ -144,14 +148,17 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       body: parseJson(text),
       receivedAt: performance.now(),
     };
+    if (req.method === "GET" && path.endsWith("/models")) {
+      // Model-list look-ups are counted apart: `requests` stays the model calls tests index.
+      modelListRequests.count += 1;
+      if (modelList) sendJson(res, 200, { object: "list", data: modelList });
+      else sendJson(res, 404, { error: { message: "fake-model-server: no model list" } });
+      return;
+    }
     requests.push(recorded);
     res.once("finish", () => {
       recorded.respondedAt = performance.now();
     });
-    if (req.method === "GET" && path.endsWith("/models") && modelList) {
-      sendJson(res, 200, { object: "list", data: modelList });
-      return;
-    }
     const wire: Wire | undefined = path.endsWith("/chat/completions")
       ? "openai"
       : path.endsWith("/messages")
@@ -240,6 +247,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     models(list) {
       modelList = list;
     },
+    modelListRequests: () => modelListRequests.count,
     pending: () => queue.length,
     close: () =>
       new Promise<void>((resolve) => {

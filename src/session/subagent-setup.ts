@@ -35,6 +35,7 @@ export function setUpSubagents(
     extensions: [...(options.first ?? []), options.hooks.subagentExtension, options.permissions],
     systemPrompt: system,
     onSubagentStop: (info) => options.hooks.runSubagentStop(info),
+    offerSkills: (options.skills?.() ?? []).some((skill) => !skill.disableModelInvocation),
     preloadSkills: options.skills
       ? (names) => {
           const preload = preloadSkills(options.skills?.() ?? [], names);

@@ -31,6 +31,8 @@ export interface TaskToolDeps {
    * refused. The subagent itself never gets load_skill.
    */
   preloadSkills?: (names: readonly string[]) => { text: string; spans: SkillSpan[] } | { error: string };
+  /** Offer the `skills` parameter (only when a skill is visible: else it costs every request). */
+  offerSkills?: boolean;
   /** Default SUBAGENT_TOOL_NAMES: bash, read_file, write_file, edit_file, glob, grep. */
   allowedTools?: readonly string[];
 }
@@ -62,7 +64,9 @@ export function createTaskTool(deps: TaskToolDeps) {
   return defineTool({
     name: "task",
     description: `Runs a subagent with a fresh context on a self-contained job (exploring the code to answer a question, a focused change) and returns only its final answer, which keeps your context small. It sees only your prompt: include every detail it needs. It stops after ${maxTurns} turns.`,
-    parameters: taskParameters,
+    parameters: deps.offerSkills
+      ? taskParameters
+      : (taskParameters.omit({ skills: true }) as typeof taskParameters),
     effect: "none",
     async execute(args, ctx): Promise<ToolOutput> {
       const agentType: AgentType = args.agent_type ?? "general";

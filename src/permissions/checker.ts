@@ -13,6 +13,7 @@ import {
 import type { PermissionMode } from "./modes.js";
 import { isReadOnlyName, readOnlyCall } from "./read-only-commands.js";
 import { RuleSet } from "./rule-set.js";
+import { applyScopedRules, type ScopedPermissionRules } from "./scoped-rules.js";
 import { type PermissionRules, parseRule, type RuleTarget } from "./rules.js";
 import { sourceText } from "./shell-words.js";
 
@@ -29,6 +30,8 @@ export interface PermissionCheckerOptions {
   loadParser?: () => Promise<BashParser>;
   /** Lists what a glob argument names; default: tinyglobby, loaded with the parser. */
   loadGlob?: () => Promise<(pattern: string) => string[]>;
+  /** Rules held for a while (an active skill's allowed-tools, disallowed-tools), read at each call. */
+  scopedRules?: () => ScopedPermissionRules | undefined;
 }
 
 /** A decision with what it was based on. */
@@ -85,7 +88,13 @@ export class PermissionChecker {
         line = undefined;
       }
     }
-    const decision = decidePermission({ ...target, root: this.options.root }, this.policy(), line);
+    const rooted = { ...target, root: this.options.root };
+    let decision = decidePermission(rooted, this.policy(), line);
+    const scoped = this.options.scopedRules?.();
+    if (scoped)
+      decision = applyScopedRules(decision, scoped, target, ({ allow, deny }) =>
+        decidePermission(rooted, { ...this.policy(), mode: "default", allow, ask: new RuleSet(), deny }, line),
+      );
     return {
       target,
       decision,

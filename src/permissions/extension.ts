@@ -7,6 +7,7 @@ import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask
 import { PermissionChecker } from "./checker.js";
 import { type AskCause, describeCall } from "./decide.js";
 import { addAllowRule } from "./local-settings.js";
+import type { ScopedPermissionRules } from "./scoped-rules.js";
 import type { PermissionMode } from "./modes.js";
 import { type PermissionRules, type RuleTarget, ruleFor } from "./rules.js";
 
@@ -26,6 +27,11 @@ export interface PermissionOptions {
   readOnlyCommands?: boolean;
   /** The check to use; default one built from the options above. */
   checker?: PermissionChecker;
+  /**
+   * Rules something in the session holds for a while (an active skill's allowed-tools and
+   * disallowed-tools), read at each call: see scoped-rules.ts for what they may change.
+   */
+  scopedRules?: () => ScopedPermissionRules | undefined;
   /**
    * What PreToolUse hooks said (`permissionDecision`): "ask" asks even a call the rules allow;
    * "allow" skips only the question the mode would ask, never a deny or ask rule, the block
@@ -50,6 +56,7 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
       rules: options.rules,
       root: options.workspace?.root ?? options.projectRoot,
       readOnlyCommands: options.readOnlyCommands,
+      scopedRules: options.scopedRules,
     });
   options.workspace?.hideFromReads((absolute) => checker.isReadDenied(absolute));
   const settingsFile = options.localSettingsFile ?? localSettingsPath(options.projectRoot);

@@ -17,6 +17,7 @@ export {
   parseRules,
   type RuleTarget,
 } from "./rules.js";
+export type { ScopedPermissionRules, ScopedRule } from "./scoped-rules.js";
 export { canonicalToolName } from "./tool-aliases.js";
 
 /**

@@ -84,6 +84,8 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     permissionMode: env.permissionMode,
     ask: env.ask,
     hookPermissions: hooks.hooks.permissions,
+    // The skills capability is built below; the check reads its rules at each call.
+    scopedRules: () => skills.scopedRules(),
   });
   const todo = setUpTodo(basics);
   const skills = await setUpSkills(basics, {

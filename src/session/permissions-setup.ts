@@ -28,6 +28,8 @@ export function setUpPermissions(
     ask?: PermissionAsker;
     /** What PreToolUse hooks said (`permissionDecision`), read for each call. */
     hookPermissions?: PermissionOptions["hookPermissions"];
+    /** Rules held for a while (active skills' allowed-tools / disallowed-tools), read for each call. */
+    scopedRules?: PermissionOptions["scopedRules"];
   },
 ): PermissionsCapability {
   const { mode, rules, readOnlyCommands, warnings } = permissionsFromSettings(
@@ -54,6 +56,7 @@ export function setUpPermissions(
     workspace: basics.workspace,
     ask: options.ask,
     hookPermissions: options.hookPermissions,
+    scopedRules: options.scopedRules,
   });
   return { name: "permissions", extensions: [extension], extension, mode: handle, warnings };
 }

@@ -5,7 +5,9 @@ import type { Settings } from "../config/settings.js";
 import { findLoadedSkills } from "../context/index.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { type Message, userMessage } from "../core/messages.js";
+import type { ScopedPermissionRules } from "../permissions/index.js";
 import {
+  ActiveSkills,
   announcementText,
   budgetNote,
   buildSkillCatalog,
@@ -33,6 +35,8 @@ export interface SkillsCapability extends Capability {
   /** The skills the user may invoke now, for completion. */
   invocable: () => InvocableSkill[];
   live: LiveSkills;
+  /** The permission rules the active skills hold (allowed-tools, disallowed-tools). */
+  scopedRules: () => ScopedPermissionRules;
   loaded: LoadedSkills;
   /** The catalog section of the system prompt ("" when there are no visible skills). */
   catalog: string;
@@ -144,6 +148,15 @@ export async function setUpSkills(
     }
   };
   readLoaded(basics.conversation.messages);
+  // Active = loaded since the last prompt the user typed: their allowed-tools and
+  // disallowed-tools hold for the permission check until then.
+  const active = new ActiveSkills(skills);
+  const unfollowActive = basics.conversation.subscribe(active.follow);
+  const scopedRules = (): ScopedPermissionRules => {
+    const { allow, deny } = active.rules();
+    const held = (r: { rule: string; skill: string }) => ({ rule: r.rule, source: `the skill ${r.skill}` });
+    return { allow: allow.map(held), deny: deny.map(held) };
+  };
   const unsubscribe = basics.conversation.subscribe((change) => {
     if (change.type === "replace") readLoaded(change.messages);
   });
@@ -274,6 +287,7 @@ export async function setUpSkills(
     commands: [listCommand, reloadCommand],
     close() {
       watcher?.close();
+      unfollowActive();
       unsubscribe();
     },
     skills,
@@ -286,6 +300,7 @@ export async function setUpSkills(
           ...(s.argumentHint ? { argumentHint: s.argumentHint } : {}),
         })),
     live,
+    scopedRules,
     loaded,
     catalog: catalog.text,
   };

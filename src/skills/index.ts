@@ -1,3 +1,4 @@
+export * from "./active-skills.js";
 export * from "./catalog.js";
 export * from "./discover.js";
 export * from "./invoke.js";

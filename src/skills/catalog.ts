@@ -167,7 +167,7 @@ function truncate(text: string, cap: number): string {
 }
 
 /** Multi-line descriptions (block scalars) become one line, without control characters. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return cleanControlCharacters(text.replace(/\s+/g, " ")).trim();
 }
 

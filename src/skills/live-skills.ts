@@ -1,8 +1,8 @@
 import picomatch from "picomatch";
 import { errorMessage } from "../core/error-message.js";
+import { oneLine } from "./catalog.js";
 import type { DiscoveryResult } from "./discover.js";
 import type { LoadedSkills } from "./load-skill-tool.js";
-import { cleanControlCharacters } from "./skill-fields.js";
 import type { Skill } from "./types.js";
 
 /** One difference between what the model was told and the skills there are now. */
@@ -187,8 +187,4 @@ export function announcementText(changes: readonly SkillChange[]): string {
     }
   });
   return `<skills-update>\nThe skills you can load changed since the list in the system prompt:\n${lines.join("\n")}\n</skills-update>`;
-}
-
-function oneLine(text: string): string {
-  return cleanControlCharacters(text.replace(/\s+/g, " ")).trim();
 }

@@ -13,8 +13,8 @@ import {
 import type { PermissionMode } from "./modes.js";
 import { isReadOnlyName, readOnlyCall } from "./read-only-commands.js";
 import { RuleSet } from "./rule-set.js";
-import { applyScopedRules, type ScopedPermissionRules } from "./scoped-rules.js";
 import { type PermissionRules, parseRule, type RuleTarget } from "./rules.js";
+import { applyScopedRules, type ScopedPermissionRules } from "./scoped-rules.js";
 import { sourceText } from "./shell-words.js";
 
 export interface PermissionCheckerOptions {
@@ -93,7 +93,11 @@ export class PermissionChecker {
     const scoped = this.options.scopedRules?.();
     if (scoped)
       decision = applyScopedRules(decision, scoped, target, ({ allow, deny }) =>
-        decidePermission(rooted, { ...this.policy(), mode: "default", allow, ask: new RuleSet(), deny }, line),
+        decidePermission(
+          rooted,
+          { ...this.policy(), mode: "default", allow, ask: new RuleSet(), deny },
+          line,
+        ),
       );
     return {
       target,

@@ -41,7 +41,8 @@ export interface PermissionPolicy {
 
 /**
  * Deny rules written for `read_file` protect a file from every tool that reads: grep and glob
- * (their folder and their results) and the paths a bash command names (`cat .env`).
+ * (their folder and their results) and the paths a bash command names (`cat .env`); for bash
+ * only rules with a path pattern count (a bare `read_file` turns off the tool, not every file).
  */
 export const READ_RULE_TOOL = "read_file";
 
@@ -165,7 +166,7 @@ function decideCommand(
   if (policy.deny.has(READ_RULE_TOOL)) {
     for (const read of line.reads) {
       const real = realPathOf(read);
-      const rule = policy.deny.matchPath(READ_RULE_TOOL, real, policy.root);
+      const rule = policy.deny.matchPathPattern(READ_RULE_TOOL, real, policy.root);
       if (rule) {
         return {
           action: "deny",
@@ -179,7 +180,7 @@ function decideCommand(
   if (policy.deny.has(WRITE_RULE_TOOL)) {
     for (const written of line.fileWrites) {
       const real = realPathOf(written);
-      const rule = policy.deny.matchPath(WRITE_RULE_TOOL, real, policy.root);
+      const rule = policy.deny.matchPathPattern(WRITE_RULE_TOOL, real, policy.root);
       if (rule) {
         return {
           action: "deny",

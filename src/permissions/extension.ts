@@ -7,9 +7,9 @@ import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask
 import { PermissionChecker } from "./checker.js";
 import { type AskCause, describeCall } from "./decide.js";
 import { addAllowRule } from "./local-settings.js";
-import type { ScopedPermissionRules } from "./scoped-rules.js";
 import type { PermissionMode } from "./modes.js";
 import { type PermissionRules, type RuleTarget, ruleFor } from "./rules.js";
+import type { ScopedPermissionRules } from "./scoped-rules.js";
 
 export interface PermissionOptions {
   /** Read at each call (a getter lets the interactive session change it between calls). */

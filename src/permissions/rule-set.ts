@@ -80,8 +80,11 @@ export class RuleSet {
 
   /** The first rule of `tool` whose glob matches a path or name (paths relative to `root` when inside it). */
   matchPath(tool: string, subject: string, root?: string): PermissionRule | undefined {
-    const bare = this.bare(tool);
-    if (bare) return bare;
+    return this.bare(tool) ?? this.matchPathPattern(tool, subject, root);
+  }
+
+  /** Like matchPath, but only rules with a path pattern (a bare rule is about the tool itself). */
+  matchPathPattern(tool: string, subject: string, root?: string): PermissionRule | undefined {
     const trie = this.pathTrie(tool);
     if (!trie) return undefined;
     const normalized = normalizePath(subject, root);

@@ -80,19 +80,18 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     resumed: env.resume !== undefined,
     shell,
   });
-  const permissions = setUpPermissions(basics, {
-    permissionMode: env.permissionMode,
-    ask: env.ask,
-    hookPermissions: hooks.hooks.permissions,
-    // The skills capability is built below; the check reads its rules at each call.
-    scopedRules: () => skills.scopedRules(),
-  });
-  const todo = setUpTodo(basics);
   const skills = await setUpSkills(basics, {
     contextWindow: env.contextWindow,
     windowKnown: env.contextWindowKnown,
     reportedContextWindow: env.provider.reportedContextWindow?.bind(env.provider),
   });
+  const permissions = setUpPermissions(basics, {
+    permissionMode: env.permissionMode,
+    ask: env.ask,
+    hookPermissions: hooks.hooks.permissions,
+    scopedRules: skills.scopedRules,
+  });
+  const todo = setUpTodo(basics);
   const subagents = setUpSubagents(basics, {
     baseTools: tools.tools,
     permissions: permissions.extension,

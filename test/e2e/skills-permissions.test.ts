@@ -16,7 +16,7 @@ describe("allowed-tools and disallowed-tools (hx binary)", () => {
     writeSkill(
       path.join(fixture.project, ".agents", "skills"),
       "release",
-      'name: release\ndescription: Releases.\nallowed-tools: "Bash(touch release*) Bash(sudo *)"\ndisallowed-tools: Read',
+      'name: release\ndescription: Releases.\nallowed-tools: "Bash(touch release-*) Bash(sudo *)"\ndisallowed-tools: Read',
       "Run echo release.",
     );
     writeFileSync(path.join(fixture.project, "notes.txt"), "n\n");

@@ -125,6 +125,14 @@ describe("read-only commands", () => {
     expect((await decideCommand({ readOnlyCommands: false }, "ls")).action).toBe("ask");
   });
 
+  it("a bare read_file or write_file deny turns off that tool, not every command naming a file", async () => {
+    expect((await decideCommand({ deny: ["read_file"] }, "cat notes.txt")).action).toBe("allow");
+    expect(
+      (await decideCommand({ deny: ["write_file"], mode: "acceptEdits" }, "echo x > out.txt")).action,
+    ).toBe("allow");
+    expect((await decideCommand({ deny: ["read_file(notes.txt)"] }, "cat notes.txt")).action).toBe("deny");
+  });
+
   it("a symlink out of the workspace is outside", async () => {
     const root = tempRoot();
     symlinkSync("/etc", path.join(root, "etc-link"));

@@ -38,19 +38,25 @@ export const PROTECTED_HOME_FILES: readonly string[] = [
   ".config/git/config",
 ];
 
-const matchWorkspace = picomatch([...PROTECTED_WORKSPACE_PATTERNS], { dot: true, nocase: true });
+// At any depth: hx reads `sub/.hx/settings.json` when run in `sub`, and git runs the
+// `core.fsmonitor` of `sub/.git/config` there, so a nested copy is as dangerous as the top one.
+const matchWorkspace = picomatch(
+  PROTECTED_WORKSPACE_PATTERNS.map((pattern) => `**/${pattern}`),
+  { dot: true, nocase: true },
+);
 
 /**
  * True when `absolute` (a real path, symlinks resolved) is a protected path: below `root` and
- * matching a workspace pattern (the folder itself, `.hx`, counts too), or a shell start-up file
- * in `home`. Case-insensitive, so `.GIT/config` on a case-insensitive disk is caught as well.
+ * matching a workspace pattern at any depth (the folder itself, `.hx` or `sub/.hx`, counts
+ * too), or a shell start-up file in `home`. Case-insensitive, so `.GIT/config` on a
+ * case-insensitive disk is caught as well.
  */
 export function isProtectedPath(absolute: string, root: string, home: string = os.homedir()): boolean {
   const rel = path.relative(root, absolute);
   if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) {
     const posix = rel.split(path.sep).join("/");
     if (matchWorkspace(posix)) return true;
-    if (/^(\.hx|\.claude|\.git\/hooks|\.husky)$/i.test(posix)) return true;
+    if (/(^|\/)(\.hx|\.claude|\.git\/hooks|\.husky)$/i.test(posix)) return true;
   }
   const fromHome = path.relative(home, absolute).split(path.sep).join("/");
   return PROTECTED_HOME_FILES.some((file) => file.toLowerCase() === fromHome.toLowerCase());

@@ -18,6 +18,13 @@ describe("protected paths", () => {
         ".mcp.json",
         ".git/config",
         ".git/hooks/pre-commit",
+        // Nested copies: hx reads sub/.hx when run in sub, git runs sub/.git/config there.
+        "sub/.hx/settings.json",
+        "sub/.claude/settings.json",
+        "a/b/.mcp.json",
+        "sub/.git/config",
+        "sub/.git/hooks/pre-commit",
+        "sub/.HX/settings.json",
       ]) {
         expect(await decide(setup, "write_file", "write", file), file).toMatchObject({
           action: "ask",
@@ -28,6 +35,8 @@ describe("protected paths", () => {
         "echo '{}' > .hx/settings.local.json",
         "tee .hx/settings.local.json < x",
         "cp x .mcp.json",
+        "echo '{}' > sub/.hx/settings.local.json",
+        "mkdir -p sub/.git && echo x > sub/.git/config",
         "sed -i s/a/b/ .git/config",
         "cd .git && echo x > config",
         "git config core.fsmonitor 'touch M'",

@@ -12,8 +12,6 @@ import { ContextCompactor } from "../src/context/compactor.js";
 import { createToolOutputSpill } from "../src/context/spill.js";
 import { estimateRequestTokens, estimateTokens } from "../src/context/tokens.js";
 import { Conversation } from "../src/core/conversation.js";
-import { emptyUsage } from "../src/core/messages.js";
-import type { ModelProvider, ModelRequest, ModelResponse } from "../src/providers/provider.js";
 import { buildSystemPrompt } from "../src/session/system-prompt.js";
 import { buildSkillCatalog } from "../src/skills/catalog.js";
 import { createLoadSkillTool, LoadedSkills } from "../src/skills/load-skill-tool.js";
@@ -23,6 +21,8 @@ import { createBaseTools } from "../src/tools/base-tools.js";
 import { ToolRegistry } from "../src/tools/registry.js";
 import type { Tool } from "../src/tools/tool.js";
 import { Workspace } from "../src/tools/workspace.js";
+import { PlanModel, type Step } from "./plan-model.js";
+import { prefixShares } from "./prefix.js";
 import type { BenchRow } from "./types.js";
 
 const SKILLS = 10;
@@ -30,31 +30,6 @@ const SKILL_TOKENS = 2_000;
 const REQUESTS = 20;
 const NEEDED = "skill-03";
 const WINDOW = 128_000;
-
-type Step = { tool: string; args: Record<string, unknown> } | { text: string };
-
-/** A model that follows a fixed plan and records what it was sent. */
-class PlanModel implements ModelProvider {
-  readonly name = "bench";
-  readonly model = "bench-model";
-  readonly requests: ModelRequest[] = [];
-  private index = 0;
-  constructor(private readonly plan: Step[]) {}
-  async complete(request: ModelRequest): Promise<ModelResponse> {
-    this.requests.push(structuredClone(request));
-    const step = this.plan[this.index++] ?? { text: "done" };
-    const usage = { ...emptyUsage(), inputTokens: estimateRequestTokens(request), outputTokens: 30 };
-    if ("text" in step) {
-      return { message: { role: "assistant", content: step.text, toolCalls: [] }, usage, stopReason: "stop" };
-    }
-    const call = { id: `call_${this.index}`, name: step.tool, arguments: JSON.stringify(step.args) };
-    return {
-      message: { role: "assistant", content: "", toolCalls: [call] },
-      usage,
-      stopReason: "tool_calls",
-    };
-  }
-}
 
 function makeSkills(dir: string): Skill[] {
   const topics = [
@@ -159,65 +134,6 @@ async function runVariant(variant: "on-demand" | "all-in-system", root: string, 
     conversation,
   );
   return model.requests;
-}
-
-/** The request as a provider sees it, in order: system, tools, then each message. */
-function serialize(request: ModelRequest): string {
-  return [
-    request.system,
-    JSON.stringify(request.tools),
-    ...request.messages.map((m) => JSON.stringify(m)),
-  ].join("\n");
-}
-
-interface PrefixStats {
-  /** Mean over requests 2..N of (unchanged prefix tokens / request tokens): the per-request reading. */
-  mean: number;
-  /**
-   * Cached tokens / all input tokens over the session, the first request (nothing cached yet)
-   * included: the share of the input bill served from cache, if the provider caches every
-   * request's whole prefix that equals the previous request.
-   */
-  weighted: number;
-  min: number;
-  /** Requests 2..N that start with the whole previous request (nothing rewritten). */
-  appendOnly: number;
-  /** Input tokens billed with cache hits at `CACHE_PRICE` of the normal price. */
-  billed: number;
-}
-
-/** DeepSeek bills a cache hit at a tenth of a cache miss ($0.028 vs $0.28 per million); Anthropic about the same. */
-const CACHE_PRICE = 0.1;
-
-/**
- * What a prefix cache serves: a provider caches what it was sent, so request i can be served
- * from cache up to where it stops matching request i-1 (for an append-only history, the whole
- * of request i-1). Providers round down to their block size (64–128 tokens); not modelled.
- */
-function prefixShares(requests: ModelRequest[]): PrefixStats {
-  const shares: number[] = [];
-  let cached = 0;
-  let total = estimateTokens(serialize(requests[0]));
-  let appendOnly = 0;
-  for (let i = 1; i < requests.length; i++) {
-    const previous = serialize(requests[i - 1]);
-    const current = serialize(requests[i]);
-    let n = 0;
-    while (n < previous.length && n < current.length && previous[n] === current[n]) n++;
-    const prefix = estimateTokens(current.slice(0, n));
-    const all = estimateTokens(current);
-    shares.push(prefix / all);
-    if (n === previous.length) appendOnly += 1;
-    cached += prefix;
-    total += all;
-  }
-  return {
-    mean: shares.reduce((a, b) => a + b, 0) / shares.length,
-    weighted: cached / total,
-    min: Math.min(...shares),
-    appendOnly: appendOnly / (requests.length - 1),
-    billed: total - cached + CACHE_PRICE * cached,
-  };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

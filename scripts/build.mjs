@@ -13,6 +13,21 @@ const next = `${dist}.next-${process.pid}`;
 const old = `${dist}.old-${process.pid}`;
 const { version } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
 
+/**
+ * The MCP SDK client imports Ajv as its default output-schema validator; hx always passes its
+ * own (src/mcp/sdk-without-ajv.ts explains why), so the import is pointed at a stub.
+ */
+const withoutSdkAjv = {
+  name: "mcp-sdk-without-ajv",
+  setup(plugin) {
+    plugin.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes("@modelcontextprotocol/sdk")
+        ? { path: fileURLToPath(new URL("src/mcp/sdk-without-ajv.ts", root)) }
+        : undefined,
+    );
+  },
+};
+
 try {
   await build({
     entryPoints: { hx: "src/cli/main.ts" },
@@ -30,6 +45,7 @@ try {
       js: 'import { createRequire as __hxCreateRequire } from "node:module"; const require = __hxCreateRequire(import.meta.url);',
     },
     define: { __HX_VERSION__: JSON.stringify(version) },
+    plugins: [withoutSdkAjv],
     logLevel: "warning",
   });
   if (existsSync(dist)) renameSync(dist, old);

@@ -245,7 +245,12 @@ async function admitToolCall(
 ): Promise<PreparedCall | CallResult> {
   state.stats.toolCalls += 1;
   const prepared = config.tools.prepare(call);
-  config.emit({ type: "tool_call", call, args: prepared.ok ? prepared.args : undefined });
+  config.emit({
+    type: "tool_call",
+    call,
+    args: prepared.ok ? prepared.args : undefined,
+    ...(prepared.ok && prepared.tool.name !== call.name ? { tool: prepared.tool.name } : {}),
+  });
   if (!prepared.ok)
     return { message: toolMessage(call, { content: prepared.error, isError: true }), blocked: false };
 

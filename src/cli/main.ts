@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { errorMessage } from "../core/error-message.js";
 import { ProviderError } from "../providers/provider.js";
 import { registerDoctorCommand } from "./doctor-command.js";
+import { registerMcpCommand } from "./mcp-command.js";
 import { registerPermissionsCommand } from "./permissions-command.js";
 import { UsageError } from "./run-config.js";
 import { registerSessionsCommand } from "./sessions-command.js";
@@ -24,6 +25,11 @@ function addRunOptions(command: Command): Command {
     .option("--context-window <tokens>", "override the model's context window")
     .option("-c, --continue", "continue this project's latest saved session")
     .option("--resume <id>", "continue the saved session ID (see hx sessions list)")
+    .option(
+      "--mcp-config <file...>",
+      "start the MCP servers of these JSON files (mcpServers, as in .mcp.json)",
+    )
+    .option("--strict-mcp-config", "use only the --mcp-config servers")
     .option("-v, --verbose", "show tool results, hook lines and what the catalog shortened");
 }
 
@@ -89,6 +95,7 @@ function buildProgram(): Command {
   registerSessionsCommand(program);
   registerDoctorCommand(program);
   registerPermissionsCommand(program);
+  registerMcpCommand(program);
   return program;
 }
 

@@ -5,6 +5,7 @@ import { createSession } from "../session/create-session.js";
 import { findSession, latestSession, type ResumedSession, resumeSession } from "../transcript/index.js";
 import type { PreparedRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
+import { VERSION } from "./version.js";
 
 /** Creates the session for a prepared run, continuing a saved one for --continue/--resume. */
 export async function openSession(
@@ -27,6 +28,10 @@ export async function openSession(
     ask: io.ask,
     resume,
     log: io.log,
+    mcpConfigFiles: flags.mcpConfig,
+    strictMcpConfig: flags.strictMcpConfig,
+    version: VERSION,
+    mcp: prepared.mcp,
   });
 }
 

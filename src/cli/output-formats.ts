@@ -64,6 +64,7 @@ function streamJsonEvent(event: AgentEvent): Record<string, unknown> | undefined
         id: event.call.id,
         name: event.call.name,
         arguments: event.args ?? event.call.arguments,
+        ...(event.tool ? { tool: event.tool } : {}),
       };
     case "tool_result":
       return {

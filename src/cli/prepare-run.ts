@@ -6,7 +6,9 @@ import { resolveContextWindow } from "../context/index.js";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createProvider, defaultModelFor } from "../providers/registry.js";
+import { type McpSetup, startMcp } from "../session/mcp-setup.js";
 import { type RunConfig, type RunFlags, resolveRunConfig, UsageError } from "./run-config.js";
+import { VERSION } from "./version.js";
 
 export interface PreparedRun {
   cwd: string;
@@ -22,6 +24,8 @@ export interface PreparedRun {
   /** False when the window is the default guess: nobody set it, the table and server do not know. */
   contextWindowKnown: boolean;
   provider: ModelProvider;
+  /** MCP servers, started before the provider is loaded so they boot meanwhile. */
+  mcp?: McpSetup;
 }
 
 /**
@@ -63,6 +67,16 @@ export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
 /** Adds the provider to a resolved run (loading its SDK): the slow part of preparing one. */
 export async function withProvider(resolved: Omit<PreparedRun, "provider">): Promise<PreparedRun> {
   const { config } = resolved;
+  const mcp = startMcp({
+    cwd: resolved.cwd,
+    settings: resolved.settings,
+    contextWindow: resolved.contextWindow,
+    configFiles: flags.mcpConfig,
+    strictConfig: flags.strictMcpConfig,
+    clientVersion: VERSION,
+    log: (line) => process.stderr.write(`${line}\n`),
+    verbose: config.verbose,
+  });
   const provider = await createProvider({
     provider: config.provider,
     model: resolved.model,
@@ -75,7 +89,7 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
     maxRetryWaitMs: config.maxRetryWaitMs,
     maxResponseBytes: config.maxResponseBytes,
   });
-  return { ...resolved, provider };
+  return { ...resolved, provider, mcp };
 }
 
 /**

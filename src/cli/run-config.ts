@@ -21,6 +21,10 @@ export interface RunFlags {
   continue?: boolean;
   resume?: string;
   sandbox?: string;
+  /** `--mcp-config FILE...`: MCP servers to start (the user's own, no approval needed). */
+  mcpConfig?: string[];
+  /** `--strict-mcp-config`: only the --mcp-config servers. */
+  strictMcpConfig?: boolean;
 }
 
 export type OutputFormat = "text" | "json" | "stream-json";

@@ -59,7 +59,13 @@ function render(
       return;
     }
     case "tool_call":
-      err(pc.cyan(safe(formatToolCallTrace(event.call, event.args))));
+      err(
+        pc.cyan(
+          safe(
+            formatToolCallTrace(event.tool ? { ...event.call, name: event.tool } : event.call, event.args),
+          ),
+        ),
+      );
       return;
     case "tool_result": {
       const content = safe(event.result.content);

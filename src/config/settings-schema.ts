@@ -11,6 +11,7 @@ import * as z from "zod";
 import { MIN_CONTEXT_WINDOW } from "../context/windows.js";
 import { HOOK_EVENTS, TOOL_EVENTS } from "../hooks/events.js";
 import { compileMatcher } from "../hooks/matcher.js";
+import { parseServerEntries } from "../mcp/config.js";
 import { PERMISSION_MODES } from "../permissions/modes.js";
 import { parseRule } from "../permissions/rules.js";
 import { providerNames } from "../providers/registry.js";
@@ -156,6 +157,38 @@ const modelPrice = z.object(
   { error: expected('a price such as { "input": 0.14, "cachedInput": 0.0028, "output": 0.28 }') },
 );
 
+/** `mcpServers`: each entry as in `.mcp.json` (see src/mcp/config.ts for the shape and its messages). */
+const mcpServers = z
+  .record(z.string(), z.unknown(), { error: expected("an object of MCP servers by name") })
+  .superRefine((value, ctx) => {
+    for (const diagnostic of parseServerEntries(value, { file: "", scope: "user" }).diagnostics) {
+      ctx.addIssue({
+        code: "custom",
+        message: diagnostic.message,
+        path: diagnostic.keyPath?.split(".").slice(1),
+      });
+    }
+  });
+
+const mcp = z.object(
+  {
+    /** `auto`: a catalog instead of schemas when they exceed the budget; `always`; `never`. */
+    deferTools: z.enum(["auto", "always", "never"], { error: expected("auto, always or never") }).optional(),
+    /** Share of the context window (default 0.1), or tokens when above 1. */
+    toolBudget: z
+      .number({ error: expected("a share of the window such as 0.1, or tokens") })
+      .refine((value) => value > 0, { error: expected("a number above 0") })
+      .optional(),
+    /** How long the first request waits for servers still starting, in ms (default 3000). */
+    startupWait: wholeNumber("a whole number of milliseconds", 0).optional(),
+    /** Per-call timeout in ms (default 300000; a server's own `timeout` wins). */
+    toolTimeout: wholeNumber("a whole number of milliseconds").optional(),
+    /** How a loaded tool is called: through call_mcp_tool (default) or added to the tools array. */
+    loadedTools: z.enum(["call", "tools"], { error: expected("call or tools") }).optional(),
+  },
+  { error: expected("an object with deferTools, toolBudget, startupWait, toolTimeout and loadedTools") },
+);
+
 /** Every key hx reads from a settings file. Add a feature's key here. */
 export const settingsSchema = z.object({
   /** Editors' JSON-schema hint; ignored. */
@@ -183,6 +216,17 @@ export const settingsSchema = z.object({
   shell: shell.optional(),
   /** Model name (or prefix) → list price per million tokens, over hx's table; for the status line and /cost. */
   prices: z.record(z.string(), modelPrice, { error: expected("an object of model name → price") }).optional(),
+  /** MCP servers by name, in `.mcp.json`'s shape (docs/mcp.md). */
+  mcpServers: mcpServers.optional(),
+  mcp: mcp.optional(),
+  /** Claude Code's keys for `.mcp.json` approval; honoured from the user settings only. */
+  enableAllProjectMcpServers: flag().optional(),
+  enabledMcpjsonServers: z
+    .array(text("a server name"), { error: expected("a list of server names") })
+    .optional(),
+  disabledMcpjsonServers: z
+    .array(text("a server name"), { error: expected("a list of server names") })
+    .optional(),
 });
 
 /**
@@ -200,3 +244,4 @@ export type HookMatcher = NonNullable<HookSettings["PreToolUse"]>[number];
 export type CommandHook = HookMatcher["hooks"][number];
 export type SkillSettings = NonNullable<Settings["skills"]>;
 export type ShellSettings = NonNullable<Settings["shell"]>;
+export type McpSettings = NonNullable<Settings["mcp"]>;

@@ -11,6 +11,7 @@ export type {
   CommandHook,
   HookMatcher,
   HookSettings,
+  McpSettings,
   PermissionSettings,
   Settings,
   SkillSettings,
@@ -112,10 +113,11 @@ export function readSettingsFile(
 export function mergeSettings(layers: Settings[]): Settings {
   const merged: Settings = {};
   for (const layer of layers) {
-    const { permissions, hooks, skills, sandbox, shell, prices, ...scalars } = layer;
+    const { permissions, hooks, skills, sandbox, shell, prices, mcp, ...scalars } = layer;
     Object.assign(merged, scalars);
     // Prices add up per model; a nearer file's price for the same model wins.
     if (prices) merged.prices = { ...merged.prices, ...prices };
+    if (mcp) merged.mcp = { ...merged.mcp, ...mcp };
     if (permissions) {
       const current = merged.permissions ?? {};
       merged.permissions = {

@@ -38,7 +38,8 @@ export type AgentEvent =
   | { type: "turn_start"; turn: number }
   | { type: "delta"; delta: StreamDelta }
   | { type: "assistant_message"; message: AssistantMessage; usage: Usage }
-  | { type: "tool_call"; call: ToolCall; args: unknown }
+  /** `tool`: the tool that runs, when another stands for it (`call_mcp_tool` → `mcp__s__t`). */
+  | { type: "tool_call"; call: ToolCall; args: unknown; tool?: string }
   | { type: "tool_result"; call: ToolCall; result: ToolResultMessage; blocked: boolean }
   /** The model call is retried: the answer streamed so far in this turn is void (`discard`). */
   | ({ type: "retry" } & RetryInfo)

@@ -186,7 +186,11 @@ export function headlessDenial(
 
 /** `bash(git *)` for `bash(git status)`, `write_file(src/**)` for `write_file(src/a.ts)`. */
 function broaderRule(target: RuleTarget): string | undefined {
-  if (target.subject === undefined) return undefined;
+  if (target.subject === undefined) {
+    // `mcp__github__create_issue` → `mcp__github`, the namespace's rule.
+    const cut = target.tool.lastIndexOf("__");
+    return cut > 0 ? target.tool.slice(0, cut) : undefined;
+  }
   if (target.effect === "execute") {
     const first = target.subject.trim().split(/\s+/)[0];
     return first && /^[A-Za-z0-9_./-]+$/.test(first) ? `${target.tool}(${first} *)` : undefined;

@@ -19,6 +19,8 @@ import type { PermissionRule } from "./rules.js";
 export class RuleSet {
   private readonly byTool = new Map<string, PermissionRule[]>();
   private readonly bareRules = new Map<string, PermissionRule>();
+  /** Bare rules ending in `*`, by the name before it. */
+  private readonly prefixRules = new Map<string, PermissionRule>();
   private readonly commandTries = new Map<string, Trie<CompiledCommand>>();
   private readonly pathTries = new Map<string, Trie<CompiledPath>>();
   private readonly exactLines = new Map<string, Map<string, Ordered>>();
@@ -32,7 +34,11 @@ export class RuleSet {
     const list = this.byTool.get(tool) ?? [];
     list.push(rule);
     this.byTool.set(tool, list);
-    if (rule.pattern === undefined && !this.bareRules.has(tool)) this.bareRules.set(tool, rule);
+    if (rule.pattern === undefined) {
+      const bare = tool.endsWith("*") ? this.prefixRules : this.bareRules;
+      const key = tool.endsWith("*") ? tool.slice(0, -1) : tool;
+      if (!bare.has(key)) bare.set(key, rule);
+    }
     // Indexes built so far take the new rule too.
     const order = list.length - 1;
     this.commandTries.get(tool)?.insert(commandEntry(rule, order));
@@ -41,9 +47,21 @@ export class RuleSet {
       this.exactLines.get(tool)?.set(normalizeSpaces(rule.pattern), { rule, order });
   }
 
-  /** A bare rule (`bash`, `read_file`) for the tool: it covers every call. */
+  /**
+   * A bare rule for the tool: it covers every call. A name also covers the tools it is a `__`
+   * namespace of (`mcp__github` covers `mcp__github__create_issue`), and a name ending in `*`
+   * the tools starting with the rest (`mcp__github__*`).
+   */
   bare(tool: string): PermissionRule | undefined {
-    return this.bareRules.get(tool.toLowerCase());
+    const name = tool.toLowerCase();
+    const exact = this.bareRules.get(name);
+    if (exact) return exact;
+    for (let end = name.lastIndexOf("__"); end > 0; end = name.lastIndexOf("__", end - 1)) {
+      const namespace = this.bareRules.get(name.slice(0, end));
+      if (namespace) return namespace;
+    }
+    for (const [prefix, rule] of this.prefixRules) if (name.startsWith(prefix)) return rule;
+    return undefined;
   }
 
   has(tool: string): boolean {

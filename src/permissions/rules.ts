@@ -40,7 +40,7 @@ export interface RuleTarget {
  */
 export const MAX_ALLOW_RULES = 100_000;
 
-const RULE_SHAPE = /^([A-Za-z0-9_.:-]+)(?:\((.*)\))?$/s;
+const RULE_SHAPE = /^([A-Za-z0-9_.:-]+\*?)(?:\((.*)\))?$/s;
 
 /** Parses one rule; returns an error message for text that is not a rule. */
 export function parseRule(text: string): PermissionRule | { error: string } {

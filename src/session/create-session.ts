@@ -14,6 +14,7 @@ import { setUpContext } from "./context-setup.js";
 import { setUpGuards } from "./guards-setup.js";
 import { setUpHooks } from "./hooks-setup.js";
 import { setUpProjectInstructions } from "./instructions-setup.js";
+import { type McpSetup, setUpMcp, startMcp } from "./mcp-setup.js";
 import { setUpPermissions } from "./permissions-setup.js";
 import { setUpShell } from "./shell-setup.js";
 import { setUpSkills } from "./skills-setup.js";
@@ -50,6 +51,13 @@ export interface SessionEnvironment {
    * before the context capability measures the tools and the system prompt.
    */
   extraCapabilities?: (basics: SessionBasics) => Capability[] | Promise<Capability[]>;
+  /** `--mcp-config` files (the user's own MCP servers) and `--strict-mcp-config`. */
+  mcpConfigFiles?: string[];
+  strictMcpConfig?: boolean;
+  /** MCP servers the CLI already started (prepareRun); otherwise the session starts them. */
+  mcp?: McpSetup;
+  /** hx's version (MCP servers are told it). */
+  version?: string;
 }
 
 /**
@@ -58,6 +66,19 @@ export interface SessionEnvironment {
  * prompt sections in this order. The loop stays unaware of all of them.
  */
 export async function createSession(env: SessionEnvironment): Promise<AgentSession> {
+  // MCP servers boot while the rest is set up (the CLI starts them even earlier).
+  const mcpServers =
+    env.mcp ??
+    startMcp({
+      cwd: env.cwd,
+      settings: env.settings,
+      contextWindow: env.contextWindow,
+      configFiles: env.mcpConfigFiles,
+      strictConfig: env.strictMcpConfig,
+      clientVersion: env.version ?? "0.0.0",
+      log: env.log,
+      verbose: env.verbose,
+    });
   const model = new SwitchableModel(env.provider);
   const basics: SessionBasics = {
     cwd: env.cwd,
@@ -100,6 +121,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     promptSections: instructions.promptSections ?? [],
     skills: skills.skills,
   });
+  const mcp = mcpServers ? await setUpMcp(basics, mcpServers, { ask: env.ask }) : undefined;
   const built: Capability[] = [
     transcript,
     shell,
@@ -110,10 +132,12 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     todo,
     subagents,
     skills,
+    ...(mcp ? [mcp] : []),
     ...((await env.extraCapabilities?.(basics)) ?? []),
   ];
 
   const registry = new ToolRegistry(built.flatMap((c) => c.tools ?? []));
+  mcp?.attach(registry);
   const system = buildSystemPrompt(
     basics.workspace.root,
     built.flatMap((c) => c.promptSections ?? []),

@@ -53,7 +53,7 @@ export class ToolRegistry {
     this.cachedSchemas ??= [...this.byName.values()].map((tool) => ({
       name: tool.name,
       description: tool.description,
-      parameters: toParametersSchema(tool.parameters),
+      parameters: tool.jsonSchema ?? toParametersSchema(tool.parameters),
     }));
     return this.cachedSchemas;
   }
@@ -78,18 +78,11 @@ export class ToolRegistry {
         error: `Error: the arguments for ${tool.name} are not valid JSON (${errorMessage(error)}). Send a JSON object matching the tool's schema. Received: ${preview(call.arguments)}`,
       };
     }
-    const parsed = tool.parameters.safeParse(raw);
-    if (!parsed.success) {
-      const problems = parsed.error.issues
-        .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
-        .join("; ");
-      return {
-        ok: false,
-        call,
-        error: `Error: invalid arguments for ${tool.name}: ${problems}. Rewrite the call so it matches the schema. Received: ${preview(call.arguments)}`,
-      };
-    }
-    return { ok: true, call, tool, args: parsed.data };
+    const checked = checkArguments(call, tool, raw, call.arguments);
+    if (!checked.ok || !tool.route) return checked;
+    const routed = tool.route(checked.args);
+    if (typeof routed === "string") return { ok: false, call, error: routed };
+    return checkArguments(call, routed.tool, routed.arguments, JSON.stringify(routed.arguments) ?? "");
   }
 
   /** Runs a prepared call; an exception becomes an error result. */
@@ -105,6 +98,26 @@ export class ToolRegistry {
       return { content, isError: true };
     }
   }
+}
+
+function checkArguments(
+  call: ToolCall,
+  tool: Tool,
+  raw: unknown,
+  received: string,
+): PreparedCall | RejectedCall {
+  const parsed = tool.parameters.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+      .join("; ");
+    return {
+      ok: false,
+      call,
+      error: `Error: invalid arguments for ${tool.name}: ${problems}. Rewrite the call so it matches the schema. Received: ${preview(received)}`,
+    };
+  }
+  return { ok: true, call, tool, args: parsed.data };
 }
 
 /**

@@ -18,6 +18,11 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   /** What the model reads to decide when and how to call the tool. */
   description: string;
   parameters: P;
+  /**
+   * The JSON Schema the model reads, when it comes from elsewhere (an MCP server's tool) rather
+   * than from `parameters`; `parameters` then only checks that the arguments are an object.
+   */
+  jsonSchema?: Record<string, unknown>;
   effect: ToolEffect;
   /**
    * The text permission rules match against, e.g. the command for `bash(git push*)` or the
@@ -30,6 +35,12 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
    * front ends show it as a diff in the approval prompt and after the call.
    */
   preview?(args: z.infer<P>, workspace: Workspace): FileChange | undefined;
+  /**
+   * For a tool that stands for others (a stable proxy such as `call_mcp_tool`): the tool the
+   * checked arguments name and that tool's arguments. The registry then checks and runs that
+   * tool, so permissions and hooks see it, not the proxy. A string is an error for the model.
+   */
+  route?(args: z.infer<P>): { tool: Tool; arguments: unknown } | string;
   /** Throwing is fine: the registry turns the error into a tool result the model can act on. */
   execute(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }

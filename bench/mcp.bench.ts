@@ -1,0 +1,229 @@
+// MCP: what 200 MCP tools cost per request with and without two-layer loading, and both ways
+// of making a loaded tool callable (through the stable call_mcp_tool, or by adding it to the
+// tools array), for tokens per request and the prefix a provider can cache. Then the start-up
+// time three servers add to the first model request. Sessions are real: createSession with
+// hx's fixture server (test/fixtures/mcp) over stdio, and the real binary for start-up.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { estimateRequestTokens } from "../src/context/tokens.js";
+import type { ModelRequest } from "../src/providers/provider.js";
+import { createSession } from "../src/session/create-session.js";
+import { startFakeModelServer } from "../test/support/fake-model-server.js";
+import { FIXTURE_SERVER, nodeServer, writeMcpConfig } from "../test/support/mcp.js";
+import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
+import { median, timedSpawn } from "./measure.js";
+import { PlanModel, type Step } from "./plan-model.js";
+import { prefixShares } from "./prefix.js";
+import type { BenchRow } from "./types.js";
+
+const TOOLS = 200;
+const WINDOW = 128_000;
+const RUNS = 9;
+
+type Variant = "all schemas" | "catalog + call_mcp_tool" | "catalog + tools array";
+
+/** 20 requests: the task needs three of the 200 tools, loaded at requests 1 and 8. */
+function plan(variant: Variant): Step[] {
+  const call = (tool: string, args: Record<string, unknown>): Step =>
+    variant === "catalog + call_mcp_tool"
+      ? { tool: "call_mcp_tool", args: { name: `mcp__big__${tool}`, arguments: args } }
+      : { tool: `mcp__big__${tool}`, args };
+  const load = (names: string[], instead: Step): Step =>
+    variant === "all schemas"
+      ? instead
+      : { tool: "load_mcp_tools", args: { names: names.map((n) => `mcp__big__${n}`) } };
+  const read = (n: number): Step => ({ tool: "read_file", args: { path: `src/part${n % 5}.ts` } });
+  return [
+    load(["t042", "t117"], read(9)),
+    call("t042", { id: "a-1" }),
+    read(0),
+    call("t117", { id: "b-2", fields: ["name"] }),
+    read(1),
+    { tool: "grep", args: { pattern: "part", path: "src" } },
+    read(2),
+    load(["t150"], read(8)),
+    call("t150", { id: "c-3", limit: 5 }),
+    read(3),
+    call("t042", { id: "a-4" }),
+    read(4),
+    call("t117", { id: "b-5" }),
+    read(0),
+    call("t150", { id: "c-6" }),
+    read(1),
+    call("t042", { id: "a-7" }),
+    read(2),
+    call("t117", { id: "b-8" }),
+    { text: "done" },
+  ];
+}
+
+async function runVariant(variant: Variant, base: string): Promise<ModelRequest[]> {
+  const work = path.join(base, variant.replace(/\W+/g, "-"));
+  mkdirSync(path.join(work, "src"), { recursive: true });
+  for (let n = 0; n < 5; n++) {
+    const lines = Array.from(
+      { length: 30 },
+      (_, i) => `export const part${n}_${i} = "${"x".repeat(i % 7)}";`,
+    );
+    writeFileSync(path.join(work, "src", `part${n}.ts`), `${lines.join("\n")}\n`);
+  }
+  const config = writeMcpConfig(path.join(base, `${path.basename(work)}.json`), {
+    big: nodeServer(FIXTURE_SERVER, ["--tools", String(TOOLS)]),
+  });
+  const model = new PlanModel(plan(variant));
+  const mcp =
+    variant === "all schemas"
+      ? { deferTools: "never" as const }
+      : {
+          deferTools: "always" as const,
+          loadedTools: variant === "catalog + call_mcp_tool" ? ("call" as const) : ("tools" as const),
+        };
+  const session = await createSession({
+    cwd: work,
+    provider: model,
+    settings: { merged: { mcp }, files: [], diagnostics: [] },
+    maxTurns: 30,
+    verbose: false,
+    contextWindow: WINDOW,
+    permissionMode: "bypassPermissions",
+    log: () => {},
+    mcpConfigFiles: [config],
+  });
+  try {
+    await session.run("Look up records a, b and c with the big server's tools.", { emit: () => {} });
+  } finally {
+    await session.close();
+  }
+  return model.requests;
+}
+
+/** How long the fixture server takes to start and answer `initialize`, without hx. */
+function timeToInitialize(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, [FIXTURE_SERVER], { stdio: ["pipe", "pipe", "ignore"] });
+    child.on("error", reject);
+    child.stdout.once("data", () => {
+      resolve(performance.now() - start);
+      child.kill("SIGKILL");
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } })}\n`,
+    );
+  });
+}
+
+const num = (n: number) => Math.round(n).toLocaleString("en-US");
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export async function run(): Promise<BenchRow[]> {
+  const base = mkdtempSync(path.join(os.tmpdir(), "hx-bench-mcp-"));
+  const home = process.env.HOME;
+  process.env.HOME = path.join(base, "home"); // transcripts go to a temp HOME
+  const rows: BenchRow[] = [];
+  try {
+    const results = new Map<
+      Variant,
+      { perRequest: number; requests: number; shares: ReturnType<typeof prefixShares> }
+    >();
+    for (const variant of ["all schemas", "catalog + call_mcp_tool", "catalog + tools array"] as const) {
+      const requests = await runVariant(variant, base);
+      const total = requests.reduce((sum, r) => sum + estimateRequestTokens(r), 0);
+      results.set(variant, {
+        perRequest: total / requests.length,
+        requests: requests.length,
+        shares: prefixShares(requests),
+      });
+    }
+    const all = results.get("all schemas")!;
+    const call = results.get("catalog + call_mcp_tool")!;
+    const extend = results.get("catalog + tools array")!;
+    rows.push(
+      {
+        area: "mcp",
+        metric: `input tokens per request, ${TOOLS} MCP tools, all schemas sent (${all.requests} requests)`,
+        value: num(all.perRequest),
+        target: "",
+      },
+      {
+        area: "mcp",
+        metric: "input tokens per request, catalog + 3 tools loaded (call_mcp_tool / tools array)",
+        value: `${num(call.perRequest)} / ${num(extend.perRequest)}`,
+        target: "< all schemas",
+        ok: call.perRequest < all.perRequest && extend.perRequest < all.perRequest,
+      },
+      {
+        area: "mcp",
+        metric: "cacheable share of input over the session (all / call_mcp_tool / tools array)",
+        value: `${pct(all.shares.weighted)} / ${pct(call.shares.weighted)} / ${pct(extend.shares.weighted)}`,
+        target: "",
+      },
+      {
+        area: "mcp",
+        metric: "requests starting with the whole previous request (call_mcp_tool / tools array)",
+        value: `${pct(call.shares.appendOnly)} / ${pct(extend.shares.appendOnly)}`,
+        target: "call_mcp_tool: 100%",
+        ok: call.shares.appendOnly === 1,
+      },
+      {
+        area: "mcp",
+        metric: "billed-equivalent input, cache hits at 10% (all / call_mcp_tool / tools array)",
+        value: `${num(all.shares.billed)} / ${num(call.shares.billed)} / ${num(extend.shares.billed)}`,
+        target: "default (call_mcp_tool) lowest",
+        ok: call.shares.billed <= extend.shares.billed && call.shares.billed < all.shares.billed,
+      },
+    );
+
+    const servers = Object.fromEntries(
+      ["one", "two", "three"].map((name) => [name, nodeServer(FIXTURE_SERVER, ["--tools", "10"])]),
+    );
+    const config = writeMcpConfig(path.join(base, "three.json"), servers);
+    // Interleaved, so a change in the machine's load hits both sides alike.
+    const without: number[] = [];
+    const withServers: number[] = [];
+    const serverAlone: number[] = [];
+    const server = await startFakeModelServer();
+    server.replyWith((_request, reply) => reply.text("ok"));
+    const env = hxEnv({ HOME: path.join(base, "home"), OPENAI_API_KEY: "sk-bench" });
+    const agent = async (extra: string[]) => {
+      const start = performance.now();
+      const before = server.requests.length;
+      const args = [HX_BIN, "agent", "hi", "--provider", "openai", "--base-url", `${server.url}/v1`];
+      const result = await timedSpawn(process.execPath, [...args, "--model", "bench", "-C", base, ...extra], {
+        env,
+      });
+      const request = server.requests[before];
+      if (result.code !== 0 || !request) throw new Error(`bench: hx agent exited ${result.code}`);
+      return request.receivedAt - start;
+    };
+    try {
+      for (let i = 0; i < RUNS; i++) {
+        without.push(await agent([]));
+        withServers.push(await agent(["--mcp-config", config]));
+        serverAlone.push(await timeToInitialize());
+      }
+    } finally {
+      await server.close();
+    }
+    const added = median(withServers.map((t, i) => t - without[i]));
+    rows.push({
+      area: "mcp",
+      metric: `added time to the first model request with 3 stdio servers (median of ${RUNS} pairs; without: ${num(median(without))} ms)`,
+      value: `+${num(added)} ms`,
+      target: "≤ +150 ms",
+      ok: added <= 150,
+    });
+    rows.push({
+      area: "mcp",
+      metric: `one fixture server alone: spawn → initialize answered (median of ${RUNS}; the floor of the row above)`,
+      value: `${num(median(serverAlone))} ms`,
+      target: "",
+    });
+  } finally {
+    process.env.HOME = home;
+    rmSync(base, { recursive: true, force: true });
+  }
+  return rows;
+}

@@ -1,0 +1,448 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { McpTransportConfig } from "./config.js";
+import { childEnvironment } from "./environment.js";
+import { checkInputSchema } from "./schema-check.js";
+import { ServerProcess } from "./server-process.js";
+
+/** A tool as the server listed it (only well-formed ones; see `skipped`). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
+}
+
+export interface McpPromptInfo {
+  name: string;
+  description?: string;
+  arguments: Array<{ name: string; description?: string; required?: boolean }>;
+}
+
+export type ConnectionStatus = "starting" | "ready" | "restarting" | "failed" | "closed";
+
+/** What a connection reports to whoever manages it. */
+export type ConnectionEvent =
+  | { type: "ready" }
+  | { type: "restarted" }
+  | { type: "failed"; error: string; crashed: boolean };
+
+export interface ConnectionOptions {
+  /** The folder stdio servers run in when their entry names none. */
+  cwd: string;
+  clientVersion: string;
+  /** Connecting and `initialize` together; default 30 s. */
+  startupTimeoutMs: number;
+  onEvent?: (event: ConnectionEvent) => void;
+}
+
+/** An error a tool result can carry as it is: the message says what happened and what to do. */
+export class McpCallError extends Error {
+  constructor(
+    message: string,
+    /** The server was lost during the call: the call may or may not have had an effect. */
+    readonly connectionLost = false,
+  ) {
+    super(message);
+    this.name = "McpCallError";
+  }
+}
+
+const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+const STDERR_LINES = 20;
+
+/** Lenient list shapes: each item is checked on its own, so one bad tool does not hide the rest. */
+const LooseList = (key: string) =>
+  z.looseObject({ [key]: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+/**
+ * One MCP server: starts it (stdio, or Streamable HTTP falling back to SSE), lists its tools
+ * and prompts, makes calls with a timeout and cancellation, and restarts it once when it dies.
+ * The SDK is imported here, on first use, so hx without servers never loads it.
+ */
+export class McpConnection {
+  status: ConnectionStatus = "starting";
+  /** Why the server is not running (failed), for `/mcp` and error results. */
+  error?: string;
+  tools: McpToolInfo[] = [];
+  prompts: McpPromptInfo[] = [];
+  /** Tools that were not offered to the model, with the reason. */
+  skipped: Array<{ tool: string; reason: string }> = [];
+  instructions?: string;
+  /** Whether the server declared the Skills extension (`skills/list`, `skills/get`). */
+  servesSkills = false;
+  servesResources = false;
+  /** The last lines the server wrote to stderr (stdio). */
+  readonly stderr: string[] = [];
+  private client?: Client;
+  private transport?: Transport;
+  private process?: ServerProcess;
+  private restarts = 0;
+  private closing = false;
+  private ready: Promise<void>;
+  private resolveReady!: () => void;
+
+  constructor(
+    readonly name: string,
+    readonly config: McpTransportConfig,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.ready = new Promise((resolve) => {
+      this.resolveReady = resolve;
+    });
+  }
+
+  /** Starts the server; resolves when it is ready or has failed (never rejects). */
+  start(): Promise<void> {
+    this.connect().then(
+      () => this.settle({ type: "ready" }),
+      (error) => this.fail(describeError(error), false),
+    );
+    return this.ready;
+  }
+
+  /** Resolves once the server is ready or has failed, or after `ms`. */
+  async whenSettled(ms?: number): Promise<void> {
+    if (ms === undefined) return this.ready;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.ready, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
+
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  /** At process exit: SIGKILL to the server's process group (synchronous). */
+  kill(): void {
+    this.process?.signal("SIGKILL");
+  }
+
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<CallToolResult> {
+    const client = await this.usableClient();
+    try {
+      return (await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: () => {},
+      })) as CallToolResult;
+    } catch (error) {
+      throw this.callError(error, options, `the call of ${tool}`);
+    }
+  }
+
+  async getPrompt(
+    prompt: string,
+    args: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
+    const client = await this.usableClient();
+    try {
+      return await client.getPrompt({ name: prompt, arguments: args }, { signal });
+    } catch (error) {
+      throw this.callError(error, { signal, timeoutMs: 60_000 }, `the prompt ${prompt}`);
+    }
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = await this.usableClient();
+    try {
+      return await client.readResource({ uri }, { signal });
+    } catch (error) {
+      throw this.callError(error, { signal, timeoutMs: 60_000 }, `reading ${uri}`);
+    }
+  }
+
+  /** A request of a method the SDK has no helper for (`skills/list`), its result checked leniently. */
+  async request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    const client = await this.usableClient();
+    try {
+      return await client.request({ method, params }, z.looseObject({}), { signal });
+    } catch (error) {
+      throw this.callError(error, { signal, timeoutMs: 60_000 }, method);
+    }
+  }
+
+  /** Stops the server: stdin closed, then SIGTERM, then SIGKILL (stdio); the session ended (HTTP). */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.status = "closed";
+    this.resolveReady();
+    await this.disconnect();
+  }
+
+  private async connect(): Promise<void> {
+    // A stdio server is spawned before the SDK is loaded, so it boots while hx loads it.
+    const proc = this.config.type === "stdio" ? this.spawn(this.config) : undefined;
+    const sdk = await import("@modelcontextprotocol/sdk/client/index.js");
+    const makeClient = () =>
+      new sdk.Client(
+        { name: "hx", version: this.options.clientVersion },
+        { capabilities: {}, jsonSchemaValidator: { getValidator: acceptAnything } },
+      );
+    const timeout = this.options.startupTimeoutMs;
+    let client = makeClient();
+    this.transport = proc
+      ? proc.transport(await import("@modelcontextprotocol/sdk/shared/stdio.js"))
+      : await this.createRemoteTransport(this.config.type === "sse" ? "sse" : "http");
+    try {
+      await withTimeout(client.connect(this.transport, { timeout }), timeout, "did not finish starting");
+    } catch (error) {
+      await this.disconnect();
+      if (this.config.type !== "http" || !shouldTrySse(error)) throw error;
+      client = makeClient();
+      this.transport = await this.createRemoteTransport("sse");
+      try {
+        await withTimeout(client.connect(this.transport, { timeout }), timeout, "did not finish starting");
+      } catch {
+        await this.disconnect();
+        throw error;
+      }
+    }
+    this.client = client;
+    client.onclose = () => this.onConnectionClosed(client);
+    const capabilities = client.getServerCapabilities() ?? {};
+    this.instructions = client.getInstructions();
+    this.servesResources = capabilities.resources !== undefined;
+    this.servesSkills = Boolean(
+      (capabilities as { extensions?: Record<string, unknown> }).extensions?.[SKILLS_EXTENSION],
+    );
+    await Promise.all([
+      capabilities.tools ? this.listTools(client) : undefined,
+      capabilities.prompts ? this.listPrompts(client).catch(() => {}) : undefined,
+    ]);
+  }
+
+  private spawn(config: Extract<McpTransportConfig, { type: "stdio" }>): ServerProcess {
+    const proc = new ServerProcess(config.command, config.args, {
+      env: childEnvironment(config.env),
+      cwd: config.cwd ?? this.options.cwd,
+      onStderr: (text) => this.keepStderr(text),
+    });
+    this.process = proc;
+    return proc;
+  }
+
+  private async createRemoteTransport(kind: "http" | "sse"): Promise<Transport> {
+    const config = this.config;
+    if (config.type === "stdio") throw new Error("not a remote server");
+    const url = new URL(config.url);
+    const headers = config.headers;
+    if (kind === "sse") {
+      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+      return new SSEClientTransport(url, {
+        requestInit: { headers },
+        eventSourceInit: {
+          fetch: (input, init) =>
+            fetch(input, { ...init, headers: { ...(init?.headers as object), ...headers } }),
+        },
+      });
+    }
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    );
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  }
+
+  private async listTools(client: Client): Promise<void> {
+    const tools: McpToolInfo[] = [];
+    const skipped: Array<{ tool: string; reason: string }> = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.request(
+        { method: "tools/list", params: cursor ? { cursor } : {} },
+        LooseList("tools"),
+      );
+      for (const raw of page.tools as unknown[]) {
+        const checked = toToolInfo(raw);
+        if ("reason" in checked) skipped.push(checked);
+        else tools.push(checked);
+      }
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+    } while (cursor);
+    this.tools = tools;
+    this.skipped = skipped;
+  }
+
+  private async listPrompts(client: Client): Promise<void> {
+    const prompts: McpPromptInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listPrompts(cursor ? { cursor } : {});
+      for (const prompt of page.prompts) {
+        prompts.push({
+          name: prompt.name,
+          description: prompt.description,
+          arguments: prompt.arguments ?? [],
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.prompts = prompts;
+  }
+
+  private async usableClient(): Promise<Client> {
+    if (this.status === "starting" || this.status === "restarting") await this.ready;
+    if (this.status !== "ready" || !this.client) {
+      throw new McpCallError(
+        `MCP server '${this.name}' is not running (${this.error ?? this.status}). Tell the user; /mcp shows its state.`,
+      );
+    }
+    return this.client;
+  }
+
+  private callError(
+    error: unknown,
+    options: { signal?: AbortSignal; timeoutMs: number },
+    what: string,
+  ): McpCallError {
+    if (error instanceof McpCallError) return error;
+    if (options.signal?.aborted) return new McpCallError(`${what} was cancelled by the user.`);
+    const code = (error as { code?: unknown }).code;
+    // -32001 is the SDK's RequestTimeout.
+    if (code === -32001) {
+      return new McpCallError(
+        `MCP server '${this.name}' did not answer ${what} within ${Math.round(options.timeoutMs / 1000)} s; the request was cancelled. Try again later or with smaller input.`,
+      );
+    }
+    // -32000 is ConnectionClosed: the server went away while the request was open.
+    if (code === -32000 || typeof code !== "number" || this.status !== "ready") {
+      // An HTTP server has no process to watch: a failed request is how its loss shows.
+      if (this.status === "ready" && this.client) this.onConnectionClosed(this.client);
+      return new McpCallError(
+        `MCP server '${this.name}' stopped during ${what}${this.status === "restarting" ? "; it is being restarted" : ""}. The call may or may not have taken effect: check before repeating it.`,
+        true,
+      );
+    }
+    return new McpCallError(`MCP server '${this.name}' refused ${what}: ${describeError(error)}`);
+  }
+
+  private onConnectionClosed(client: Client): void {
+    if (this.closing || client !== this.client) return;
+    this.client = undefined;
+    const why = this.lastStderr() ? `: ${this.lastStderr()}` : "";
+    if (this.restarts >= 1) {
+      this.fail(`exited again after a restart${why}`, true);
+      return;
+    }
+    this.restarts += 1;
+    this.status = "restarting";
+    this.ready = new Promise((resolve) => {
+      this.resolveReady = resolve;
+    });
+    this.connect().then(
+      () => this.settle({ type: "restarted" }),
+      (error) => this.fail(`exited, and the restart failed: ${describeError(error)}`, true),
+    );
+  }
+
+  private settle(event: ConnectionEvent): void {
+    if (this.closing) return;
+    this.status = "ready";
+    this.error = undefined;
+    this.resolveReady();
+    this.options.onEvent?.(event);
+  }
+
+  private fail(error: string, crashed: boolean): void {
+    if (this.closing) return;
+    const detail = !crashed && this.lastStderr() ? ` (${this.lastStderr()})` : "";
+    this.status = "failed";
+    this.error = `${error}${detail}`;
+    this.resolveReady();
+    this.options.onEvent?.({ type: "failed", error: this.error, crashed });
+    void this.disconnect();
+  }
+
+  private async disconnect(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    if (!transport) {
+      await this.process?.stop();
+      return;
+    }
+    const terminate = (transport as { terminateSession?: () => Promise<void> }).terminateSession;
+    if (terminate) await withTimeout(terminate.call(transport), 1000, "").catch(() => {});
+    // A stdio transport's close stops the process group; give up waiting after 4 s.
+    await withTimeout((client ?? transport).close(), 4000, "").catch(() => {});
+  }
+
+  private keepStderr(text: string): void {
+    for (const line of text.split("\n")) {
+      const trimmed = line.trim();
+      if (!trimmed) continue;
+      this.stderr.push(trimmed.length > 300 ? `${trimmed.slice(0, 299)}…` : trimmed);
+      if (this.stderr.length > STDERR_LINES) this.stderr.shift();
+    }
+  }
+
+  private lastStderr(): string | undefined {
+    return this.stderr.at(-1);
+  }
+}
+
+/** Output schemas are not checked client-side: the model reads the content either way. */
+const acceptAnything = () => (input: unknown) => ({
+  valid: true as const,
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's validator type is generic over T.
+  data: input as any,
+  errorMessage: undefined,
+});
+
+function toToolInfo(raw: unknown): McpToolInfo | { tool: string; reason: string } {
+  const tool = (raw ?? {}) as Record<string, unknown>;
+  const name = typeof tool.name === "string" ? tool.name : "";
+  if (!name) return { tool: "(unnamed)", reason: "the tool has no name" };
+  const problem = checkInputSchema(tool.inputSchema);
+  if (problem) return { tool: name, reason: `its input schema is malformed (${problem})` };
+  const { $schema: _ignored, ...inputSchema } = tool.inputSchema as Record<string, unknown>;
+  const annotations = (tool.annotations ?? undefined) as McpToolInfo["annotations"];
+  return {
+    name,
+    title: typeof tool.title === "string" ? tool.title : undefined,
+    description: typeof tool.description === "string" ? tool.description : "",
+    inputSchema,
+    annotations: annotations && typeof annotations === "object" ? annotations : undefined,
+  };
+}
+
+/** A Streamable HTTP endpoint that answers 4xx to the first POST may be an older SSE server. */
+function shouldTrySse(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "number" && code >= 400 && code < 500;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return `command not found (${(error as NodeJS.ErrnoException).path ?? ""})`.trim();
+    const cause = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+    const message = error.message.replace(/^MCP error -?\d+: /, "");
+    return cause && !message.includes(cause) ? `${message} (${cause})` : message;
+  }
+  return String(error);
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${message} within ${Math.round(ms / 1000)} s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

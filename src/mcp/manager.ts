@@ -1,0 +1,137 @@
+import type { ApprovalState } from "./approvals.js";
+import { describeEntry, type McpServerDefinition, resolveTransport } from "./config.js";
+import { type ConnectionEvent, McpConnection } from "./connection.js";
+
+/** One configured server and what became of it. */
+export interface McpServerState {
+  definition: McpServerDefinition;
+  approval: ApprovalState;
+  /** Set when the server was started. */
+  connection?: McpConnection;
+  /** Why it was not started (missing variables, not approved, disabled). */
+  notStarted?: string;
+}
+
+export interface McpManagerOptions {
+  servers: ReadonlyArray<{ definition: McpServerDefinition; approval: ApprovalState }>;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  clientVersion: string;
+  startupTimeoutMs: number;
+  /** A line for the user: a server failed, died, was restarted. */
+  notify?: (level: "info" | "warn", text: string) => void;
+}
+
+/**
+ * Every MCP server of a session: starts the approved ones in parallel, tells the user when one
+ * fails or dies, and closes them all at the end (and kills what is left if hx exits first).
+ */
+export class McpManager {
+  readonly states: McpServerState[];
+  private readonly onExit = () => this.killAll();
+  private exitHandlerSet = false;
+
+  constructor(private readonly options: McpManagerOptions) {
+    this.states = options.servers.map(({ definition, approval }) => ({ definition, approval }));
+  }
+
+  /** Starts every startable server; returns at once (see `waitForStart`). */
+  start(): void {
+    for (const state of this.states) this.startOne(state);
+  }
+
+  /** Starts servers that were just approved. */
+  approve(names: readonly string[]): void {
+    for (const state of this.states) {
+      if (!names.includes(state.definition.name) || state.connection) continue;
+      state.approval = "approved";
+      state.notStarted = undefined;
+      this.startOne(state);
+    }
+  }
+
+  /** Marks servers declined (they stay off; `/mcp` says so). */
+  decline(names: readonly string[]): void {
+    for (const state of this.states) {
+      if (!names.includes(state.definition.name) || state.connection) continue;
+      state.approval = "declined";
+      state.notStarted = notStartedReason("declined");
+    }
+  }
+
+  private startOne(state: McpServerState): void {
+    const reason = notStartedReason(state.approval);
+    if (reason) {
+      state.notStarted = reason;
+      return;
+    }
+    const resolved = resolveTransport(state.definition.entry, this.options.env);
+    if ("missing" in resolved) {
+      const names = resolved.missing;
+      state.notStarted = `missing environment variable${names.length > 1 ? "s" : ""} ${names.join(", ")} (set ${names.length > 1 ? "them" : "it"} or give a default: \${VAR:-value})`;
+      this.options.notify?.(
+        "warn",
+        `MCP server '${state.definition.name}' was not started: ${state.notStarted}.`,
+      );
+      return;
+    }
+    const name = state.definition.name;
+    state.connection = new McpConnection(name, resolved.transport, {
+      cwd: this.options.cwd,
+      clientVersion: this.options.clientVersion,
+      startupTimeoutMs: this.options.startupTimeoutMs,
+      onEvent: (event) => this.report(name, event),
+    });
+    void state.connection.start();
+    if (!this.exitHandlerSet) {
+      this.exitHandlerSet = true;
+      process.on("exit", this.onExit);
+    }
+  }
+
+  /** Waits until every started server is ready or failed, or `boundMs` passed. */
+  async waitForStart(boundMs?: number): Promise<void> {
+    await Promise.all(this.connections().map((c) => c.whenSettled(boundMs)));
+  }
+
+  connections(): McpConnection[] {
+    return this.states.flatMap((s) => (s.connection ? [s.connection] : []));
+  }
+
+  async close(): Promise<void> {
+    process.off("exit", this.onExit);
+    this.exitHandlerSet = false;
+    await Promise.all(this.connections().map((c) => c.close()));
+  }
+
+  private report(name: string, event: ConnectionEvent): void {
+    if (event.type === "restarted") {
+      this.options.notify?.("warn", `MCP server '${name}' exited and was restarted.`);
+    } else if (event.type === "failed") {
+      const state = this.states.find((s) => s.definition.name === name);
+      const what = state ? ` (${describeEntry(state.definition.entry)})` : "";
+      this.options.notify?.(
+        "warn",
+        `MCP server '${name}'${what} ${event.crashed ? "stopped" : "failed to start"}: ${event.error}. Its tools are unavailable; run /mcp or hx mcp list to check it.`,
+      );
+    }
+  }
+
+  /** At process exit: whatever is still running gets SIGKILL (synchronous, no orphans). */
+  private killAll(): void {
+    for (const connection of this.connections()) connection.kill();
+  }
+}
+
+function notStartedReason(approval: ApprovalState): string | undefined {
+  switch (approval) {
+    case "pending":
+      return "waiting for approval (run hx in a terminal once, or hx mcp approve NAME)";
+    case "declined":
+      return "declined for this project (hx mcp approve NAME to start it)";
+    case "disabled":
+      return "disabled in the settings";
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/** The SDK's stdio framing (newline-delimited JSON-RPC), handed in once the SDK is loaded. */
+export interface StdioFraming {
+  ReadBuffer: new () => { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
+  serializeMessage(message: JSONRPCMessage): string;
+}
+
+/**
+ * A stdio server's process, spawned as soon as hx knows it will need it — before the SDK is
+ * loaded, so the server boots while hx loads it. Unlike the SDK's StdioClientTransport it runs
+ * in its own process group: Ctrl-C in the terminal (which cancels a turn) does not reach it,
+ * and stopping it stops what it started too (`npx` and the server it runs), so nothing is
+ * left behind.
+ */
+export class ServerProcess {
+  readonly child: ChildProcess;
+  /** Set when the program could not be started (ENOENT, EACCES). */
+  spawnError?: NodeJS.ErrnoException;
+  exitCode: number | null = null;
+  exitSignal: NodeJS.Signals | null = null;
+  private readonly closed: Promise<void>;
+  /** True once the program runs, false when it could not be started. */
+  private readonly spawned: Promise<boolean>;
+
+  constructor(
+    command: string,
+    args: string[],
+    options: { env: Record<string, string>; cwd: string; onStderr: (text: string) => void },
+  ) {
+    this.child = spawn(command, args, {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+      windowsHide: true,
+    });
+    this.spawned = new Promise((resolve) => {
+      this.child.once("spawn", () => resolve(true));
+      this.child.once("error", (error) => {
+        this.spawnError = error as NodeJS.ErrnoException;
+        resolve(false);
+      });
+    });
+    this.child.stderr?.on("data", (chunk: Buffer) => options.onStderr(chunk.toString("utf8")));
+    // A server that stops reading makes writes fail with EPIPE; the close event reports it.
+    this.child.stdin?.on("error", () => {});
+    this.closed = new Promise((resolve) => {
+      this.child.once("close", (code, signal) => {
+        this.exitCode = code;
+        this.exitSignal = signal;
+        resolve();
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get running(): boolean {
+    return this.spawnError === undefined && this.exitCode === null && this.exitSignal === null;
+  }
+
+  /** Signals the whole process group (the server and anything it started). */
+  signal(name: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, name);
+    } catch {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  /** Stdin closed (servers exit on end of input), then SIGTERM after 0.5 s, SIGKILL after 1.5 s. */
+  async stop(): Promise<void> {
+    if (this.child.pid === undefined) return;
+    this.child.stdin?.end();
+    if (await settles(this.closed, 500)) return;
+    this.signal("SIGTERM");
+    if (await settles(this.closed, 1000)) return;
+    this.signal("SIGKILL");
+    await settles(this.closed, 1000);
+  }
+
+  /** The SDK transport over this process's stdin/stdout. */
+  transport(framing: StdioFraming): Transport {
+    const reader = new framing.ReadBuffer();
+    const proc = this;
+    const transport: Transport = {
+      async start() {
+        if (!(await proc.spawned) && proc.spawnError) throw proc.spawnError;
+        if (!proc.running) throw new Error(`exited at once (${proc.describeExit()})`);
+        proc.child.stdout?.on("data", (chunk: Buffer) => {
+          try {
+            reader.append(chunk);
+            for (let message = reader.readMessage(); message; message = reader.readMessage()) {
+              transport.onmessage?.(message);
+            }
+          } catch (error) {
+            transport.onerror?.(error as Error);
+          }
+        });
+        void proc.closed.then(() => transport.onclose?.());
+      },
+      async send(message) {
+        const stdin = proc.child.stdin;
+        if (!stdin || !proc.running) throw new Error("Not connected");
+        if (!stdin.write(framing.serializeMessage(message))) {
+          await new Promise((resolve) => stdin.once("drain", resolve));
+        }
+      },
+      async close() {
+        reader.clear();
+        await proc.stop();
+      },
+    };
+    return transport;
+  }
+
+  describeExit(): string {
+    if (this.spawnError) return this.spawnError.message;
+    return this.exitSignal ? `signal ${this.exitSignal}` : `exit code ${this.exitCode}`;
+  }
+}
+
+async function settles(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const done = await Promise.race([
+    promise.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return done;
+}

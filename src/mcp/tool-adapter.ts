@@ -1,0 +1,62 @@
+import { z } from "zod";
+import type { ToolEffect } from "../core/tool.js";
+import { defineTool, type Tool } from "../tools/tool.js";
+import { McpCallError, type McpConnection, type McpToolInfo } from "./connection.js";
+import { toToolOutput } from "./results.js";
+
+/** Descriptions longer than this are cut (as Claude Code does): some servers send pages. */
+export const MAX_DESCRIPTION_CHARS = 2048;
+
+/** The arguments of an MCP tool are checked by its server; hx only needs an object. */
+const anyObject = z.record(z.string(), z.unknown());
+
+export interface McpToolOptions {
+  /** `mcp__<server>__<tool>`. */
+  name: string;
+  server: string;
+  info: McpToolInfo;
+  connection: McpConnection;
+  timeoutMs: number;
+}
+
+/**
+ * One MCP tool as an hx tool: the server's JSON Schema goes to the model as it is, the call
+ * goes to the server with a timeout and the run's cancellation.
+ *
+ * Effect: `execute` (asked in default mode, refused in plan mode) unless the server marks the
+ * tool read-only (`readOnlyHint: true` and not `destructiveHint: true`); then `read`. The
+ * server already runs with the user's rights once approved, so its own hint is believed;
+ * an `ask` or `deny` rule (`mcp__server`) still wins over it.
+ */
+export function createMcpTool(options: McpToolOptions): Tool<typeof anyObject> {
+  const { info, connection } = options;
+  return defineTool({
+    name: options.name,
+    description: describe(info),
+    parameters: anyObject,
+    jsonSchema: info.inputSchema,
+    effect: effectOf(info),
+    async execute(args, ctx) {
+      try {
+        const result = await connection.callTool(info.name, args, {
+          signal: ctx.signal,
+          timeoutMs: options.timeoutMs,
+        });
+        return toToolOutput(result);
+      } catch (error) {
+        const message = error instanceof McpCallError ? error.message : String(error);
+        return { content: `Error: ${message}`, isError: true };
+      }
+    },
+  });
+}
+
+export function effectOf(info: McpToolInfo): ToolEffect {
+  const hints = info.annotations;
+  return hints?.readOnlyHint === true && hints.destructiveHint !== true ? "read" : "execute";
+}
+
+function describe(info: McpToolInfo): string {
+  const text = info.description.trim() || info.title || info.annotations?.title || info.name;
+  return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : text;
+}

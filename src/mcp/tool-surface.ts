@@ -1,0 +1,123 @@
+import type { LoopExtension } from "../agent/extension.js";
+import { estimateToolSchemasTokens } from "../context/tokens.js";
+import { userMessage } from "../core/messages.js";
+import type { Tool } from "../tools/tool.js";
+import { createCallMcpToolTool } from "./call-tool-tool.js";
+import type { McpConnection } from "./connection.js";
+import { createLoadMcpToolsTool } from "./load-tools-tool.js";
+import type { McpManager } from "./manager.js";
+import { qualifyToolNames } from "./names.js";
+import { createReadMcpResourceTool } from "./read-resource-tool.js";
+import { createMcpTool } from "./tool-adapter.js";
+import { buildToolCatalog, catalogLines } from "./tool-catalog.js";
+import { type LoadedToolMode, ToolShelf, type ToolSink } from "./tool-shelf.js";
+
+export interface SurfaceSettings {
+  defer: "auto" | "always" | "never";
+  budgetTokens: number;
+  loadedTools: LoadedToolMode;
+  toolTimeoutMs: number;
+}
+
+/** How the MCP tools reach the model in this session. */
+export interface ToolSurface {
+  /** For the tools array: the MCP tools themselves, or load_mcp_tools (and call_mcp_tool). */
+  tools: Tool[];
+  /** The system-prompt section listing catalog-only tools; "" when every schema is sent. */
+  catalog: string;
+  /** Tools of servers that come up later join the session. */
+  extension: LoopExtension;
+  /** The session's registry, for tools added during the session. */
+  attach(sink: ToolSink): void;
+  deferred: boolean;
+}
+
+/**
+ * Turns the servers that are ready into the session's MCP tools. When their schemas exceed the
+ * budget (or `deferTools: always`), the model gets a catalog line per tool and loads what it
+ * needs; otherwise the schemas are sent. Servers still starting join later: through the
+ * catalog and a note in the conversation when the loader tools are there (so the tools array
+ * never changes), else by adding their tools to the registry.
+ */
+export function buildToolSurface(
+  manager: McpManager,
+  settings: SurfaceSettings,
+  report: (connection: McpConnection) => void,
+): ToolSurface {
+  const surfaced = new Set<McpConnection>();
+  const toolsOf = (connection: McpConnection): Tool[] => {
+    surfaced.add(connection);
+    report(connection);
+    const definition = manager.states.find((s) => s.connection === connection)?.definition;
+    const timeoutMs = definition?.entry.timeout ?? settings.toolTimeoutMs;
+    const names = qualifyToolNames(
+      connection.name,
+      connection.tools.map((t) => t.name),
+    );
+    return connection.tools.map((info, i) =>
+      createMcpTool({ name: names[i], server: connection.name, info, connection, timeoutMs }),
+    );
+  };
+  const ready = manager.connections().filter((c) => c.status === "ready");
+  const starting = manager.connections().some((c) => c.status === "starting");
+  const mcpTools = ready.flatMap(toolsOf);
+  const schemaTokens = estimateToolSchemasTokens(
+    mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema ?? {} })),
+  );
+  const deferred =
+    settings.defer === "always" || (settings.defer === "auto" && schemaTokens > settings.budgetTokens);
+  const withLoader = deferred || starting;
+
+  let sink: ToolSink | undefined;
+  const shelf = new ToolShelf(settings.loadedTools);
+  if (deferred) shelf.put(mcpTools);
+  const tools: Tool[] = deferred ? [] : [...mcpTools];
+  if (withLoader) {
+    tools.push(createLoadMcpToolsTool(shelf));
+    if (settings.loadedTools === "call") tools.push(createCallMcpToolTool(shelf));
+  }
+  if (ready.some((c) => c.servesResources) || starting) {
+    tools.push(
+      createReadMcpResourceTool({
+        connections: () => manager.connections().filter((c) => c.status === "ready"),
+      }),
+    );
+  }
+
+  const notes: string[] = [];
+  const extension: LoopExtension = {
+    name: "mcp-late-servers",
+    beforeModelCall(state) {
+      const late = manager.connections().filter((c) => c.status === "ready" && !surfaced.has(c));
+      for (const connection of late) {
+        const added = toolsOf(connection);
+        if (added.length === 0) continue;
+        if (!withLoader) {
+          sink?.add(added);
+          continue;
+        }
+        shelf.put(added);
+        notes.push(
+          `MCP server ${connection.name} finished starting. Its tools (load them with load_mcp_tools):\n${catalogLines(added).join("\n")}`,
+        );
+      }
+      // A note goes after a tool result or the user's prompt, never between a call and its result.
+      const last = state.conversation.messages.at(-1);
+      if (notes.length === 0 || (last?.role !== "tool" && last?.role !== "user")) return;
+      state.conversation.append(
+        userMessage(`<mcp-update>\n${notes.splice(0).join("\n\n")}\n</mcp-update>`, { kind: "announcement" }),
+      );
+    },
+  };
+
+  return {
+    tools,
+    catalog: deferred ? buildToolCatalog(shelf.all(), settings.loadedTools) : "",
+    extension,
+    deferred,
+    attach(target) {
+      sink = target;
+      shelf.attach(target);
+    },
+  };
+}

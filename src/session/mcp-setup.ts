@@ -1,0 +1,247 @@
+import os from "node:os";
+import type { LoadedSettings, McpSettings } from "../config/settings.js";
+import { formatDiagnostic } from "../core/diagnostic.js";
+import {
+  approvalState,
+  approvalsFile,
+  projectKey,
+  readApprovals,
+  recordApprovals,
+} from "../mcp/approvals.js";
+import { describeEntry, type McpServerDefinition } from "../mcp/config.js";
+import type { McpConnection } from "../mcp/connection.js";
+import { McpManager } from "../mcp/manager.js";
+import { loadMcpConfiguration } from "../mcp/sources.js";
+import { formatServerReports, reportServer } from "../mcp/status.js";
+import type { ToolSink } from "../mcp/tool-shelf.js";
+import { buildToolSurface, type SurfaceSettings } from "../mcp/tool-surface.js";
+import type { PermissionAsker } from "../permissions/index.js";
+import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
+
+/** Defaults of `mcp` in settings (see docs/mcp.md). */
+export const MCP_DEFAULTS = {
+  toolBudget: 0.1,
+  startupWaitMs: 3000,
+  toolTimeoutMs: 300_000,
+  startupTimeoutMs: 30_000,
+} as const;
+
+export interface McpSetupOptions {
+  cwd: string;
+  settings: LoadedSettings;
+  contextWindow: number;
+  /** `--mcp-config` files and `--strict-mcp-config`. */
+  configFiles?: string[];
+  strictConfig?: boolean;
+  clientVersion: string;
+  log: (line: string) => void;
+  /** Servers failing, dying, restarting; default: a line to `log`. */
+  notify?: (level: "info" | "warn", text: string) => void;
+  verbose: boolean;
+  env?: Readonly<Record<string, string | undefined>>;
+  homeDir?: string;
+}
+
+export interface McpSetup {
+  manager: McpManager;
+  /**
+   * Asks about the project's servers that are not approved yet (headless: says how to approve
+   * them and leaves them off) and starts the ones the user approves.
+   */
+  approve(ask: PermissionAsker | undefined, names?: readonly string[]): Promise<void>;
+  /** How tools are offered, budgets and timeouts, from the settings. */
+  settings: ResolvedMcpSettings;
+  close(): Promise<void>;
+}
+
+/**
+ * MCP servers as one capability of a session. Reads the configuration and starts the servers
+ * that may start (the user's own, approved project ones) at once, in parallel, before the rest
+ * of the session is set up; `surface()` then waits a short bound and turns what is ready into
+ * tools. Returns undefined when no server is configured: the SDK is then never loaded.
+ */
+export function startMcp(options: McpSetupOptions): McpSetup | undefined {
+  const config = loadMcpConfiguration({
+    cwd: options.cwd,
+    settings: options.settings,
+    configFiles: options.configFiles,
+    strict: options.strictConfig,
+  });
+  for (const diagnostic of config.diagnostics) options.log(`warning: ${formatDiagnostic(diagnostic)}`);
+  if (config.servers.length === 0) return undefined;
+
+  const file = approvalsFile(options.homeDir ?? os.homedir());
+  const project = projectKey(options.cwd);
+  const store = readApprovals(file);
+  const states = config.servers.map((definition) => ({
+    definition,
+    approval: approvalState(definition, store, project, config.trust),
+  }));
+
+  const mcp = resolveMcpSettings(options.settings.merged.mcp, options.contextWindow);
+  const env = options.env ?? process.env;
+  const manager = new McpManager({
+    servers: states,
+    cwd: options.cwd,
+    env,
+    clientVersion: options.clientVersion,
+    startupTimeoutMs: numberFrom(env.MCP_TIMEOUT) ?? MCP_DEFAULTS.startupTimeoutMs,
+    notify: options.notify ?? ((level, text) => options.log(level === "warn" ? `warning: ${text}` : text)),
+  });
+  manager.start();
+  const toolTimeout = numberFrom(env.MCP_TOOL_TIMEOUT) ?? mcp.toolTimeoutMs;
+
+  const setup: McpSetup = {
+    manager,
+    close: () => manager.close(),
+    async approve(ask, names) {
+      const pending = manager.states
+        .filter((s) =>
+          names ? names.includes(s.definition.name) && !s.connection : s.approval === "pending",
+        )
+        .map((s) => s.definition);
+      if (pending.length === 0) return;
+      const answer = await askApproval(pending, ask, options.log);
+      if (!answer) return;
+      const approved = answer === "no" ? "declined" : "approved";
+      await recordApprovals(file, project, pending, approved, { all: answer === "always" });
+      if (answer === "no") {
+        manager.decline(pending.map((d) => d.name));
+        return;
+      }
+      manager.approve(pending.map((d) => d.name));
+    },
+    settings: { ...mcp, toolTimeoutMs: toolTimeout },
+  };
+  return setup;
+}
+
+export interface ResolvedMcpSettings extends SurfaceSettings {
+  startupWaitMs: number;
+}
+
+export function resolveMcpSettings(settings: McpSettings | undefined, window: number): ResolvedMcpSettings {
+  const budget = settings?.toolBudget;
+  return {
+    defer: settings?.deferTools ?? "auto",
+    budgetTokens:
+      budget !== undefined && budget > 1 ? budget : Math.floor(window * (budget ?? MCP_DEFAULTS.toolBudget)),
+    loadedTools: settings?.loadedTools ?? "call",
+    startupWaitMs: settings?.startupWait ?? MCP_DEFAULTS.startupWaitMs,
+    toolTimeoutMs: settings?.toolTimeout ?? MCP_DEFAULTS.toolTimeoutMs,
+  };
+}
+
+export interface McpCapability extends Capability {
+  /** The session's registry: tools the model loads in `tools` mode, late servers without a loader. */
+  attach(sink: ToolSink): void;
+}
+
+/**
+ * The MCP capability of a session: asks about project servers not approved yet, waits for the
+ * servers at most `startupWait` (they have been starting all along), and offers their tools
+ * (see buildToolSurface), `/mcp`, and closing them at the end.
+ */
+export async function setUpMcp(
+  basics: SessionBasics,
+  setup: McpSetup,
+  options: { ask?: PermissionAsker },
+): Promise<McpCapability> {
+  await setup.approve(options.ask);
+  await setup.manager.waitForStart(setup.settings.startupWaitMs);
+  const surface = buildToolSurface(setup.manager, setup.settings, (connection) =>
+    reportSkipped(connection, basics),
+  );
+  if (basics.verbose) {
+    const tools = setup.manager.connections().reduce((n, c) => n + c.tools.length, 0);
+    basics.log(
+      `mcp: ${tools} tools; ${surface.deferred ? "listed in a catalog, loaded on demand" : "schemas sent as tools"} (budget ${setup.settings.budgetTokens.toLocaleString("en-US")} tokens)`,
+    );
+  }
+  return {
+    name: "mcp",
+    tools: surface.tools,
+    promptSections: [surface.catalog],
+    extensions: [surface.extension],
+    commands: [mcpCommand(setup, os.homedir())],
+    attach: surface.attach,
+    close: () => setup.close(),
+  };
+}
+
+function reportSkipped(connection: McpConnection, basics: SessionBasics): void {
+  if (connection.skipped.length === 0) return;
+  basics.log(
+    `warning: MCP server '${connection.name}': ${connection.skipped.length} tool(s) left out (${connection.skipped.map((s) => `${s.tool}: ${s.reason}`).join("; ")}).`,
+  );
+}
+
+/** `/mcp`: the servers and their state; `/mcp approve [NAME…]` starts project servers now. */
+function mcpCommand(setup: McpSetup, home: string): SlashCommand {
+  return {
+    name: "mcp",
+    usage: "/mcp [approve NAME…]",
+    description: "MCP servers: status, tools and schema tokens; approve starts waiting project servers",
+    async run(args, io) {
+      const [verb, ...names] = args.trim().split(/\s+/).filter(Boolean);
+      if (verb === "approve") {
+        const waiting = setup.manager.states.filter(
+          (s) => !s.connection && (s.approval === "pending" || s.approval === "declined"),
+        );
+        const chosen = names.length ? waiting.filter((s) => names.includes(s.definition.name)) : waiting;
+        if (chosen.length === 0) {
+          io.print("No MCP server is waiting for approval.");
+          return;
+        }
+        await setup.approve(
+          async () => "yes",
+          chosen.map((s) => s.definition.name),
+        );
+        io.print(
+          `Starting ${chosen.map((s) => s.definition.name).join(", ")}; their tools join before the next request.`,
+        );
+        return;
+      }
+      io.print(
+        formatServerReports(
+          setup.manager.states.map((s) => reportServer(s)),
+          { home },
+        ),
+      );
+    },
+  };
+}
+
+async function askApproval(
+  pending: readonly McpServerDefinition[],
+  ask: PermissionAsker | undefined,
+  log: (line: string) => void,
+): Promise<"yes" | "no" | "always" | undefined> {
+  const names = pending.map((d) => d.name).join(", ");
+  const many = pending.length > 1;
+  if (!ask) {
+    log(
+      `warning: MCP server${many ? "s" : ""} ${names} of this project ${many ? "are" : "is"} not approved yet and ${many ? "were" : "was"} not started. Approve with: hx mcp approve ${pending.map((d) => d.name).join(" ")} (or run hx in a terminal once).`,
+    );
+    return undefined;
+  }
+  log(
+    `This project configures ${many ? "MCP servers that run" : "an MCP server that runs"} on your machine:`,
+  );
+  for (const definition of pending)
+    log(`  ${definition.name}: ${describeEntry(definition.entry)}  (${definition.file})`);
+  log("[y]es starts them (remembered for these entries), [a]lways also any server the project adds later.");
+  return ask({
+    tool: "mcp",
+    effect: "execute",
+    rule: `MCP server${many ? "s" : ""} ${names}`,
+    reason: "project MCP servers need approval once",
+    signal: new AbortController().signal,
+  });
+}
+
+function numberFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}

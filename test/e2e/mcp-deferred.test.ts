@@ -1,0 +1,123 @@
+// Two-layer loading of MCP tools through the real `hx`: 200 tools cost their catalog lines
+// until the model loads the few it needs; servers that are late join without holding back
+// the first request.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { FIXTURE_SERVER, loggedMessages, nodeServer, writeMcpConfig } from "../support/mcp.js";
+import { BYPASS } from "../support/wire.js";
+import { messagesOf, toolNamesOf, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
+
+const h = useHarness();
+
+describe("200 MCP tools", () => {
+  it("are listed in a catalog; the model loads schemas and calls through call_mcp_tool", async () => {
+    const log = path.join(h.work, "log.jsonl");
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      big: nodeServer(FIXTURE_SERVER, ["--tools", "200", "--log", log]),
+    });
+    h.server.reply().tool("load_mcp_tools", { names: ["mcp__big__t042"] });
+    h.server.reply().tool("call_mcp_tool", { name: "mcp__big__t042", arguments: { id: "r-42" } });
+    h.server.reply().tool("call_mcp_tool", { name: "mcp__big__t007", arguments: { id: "never loaded" } });
+    h.server.reply().text("done");
+    const run = await h.agent("look up record 42", ["--mcp-config", config, ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+
+    const requests = h.server.requests;
+    const names = toolNamesOf(requests[0]);
+    expect(names).toContain("load_mcp_tools");
+    expect(names).toContain("call_mcp_tool");
+    expect(names.filter((n) => n.startsWith("mcp__"))).toEqual([]);
+    const system = messagesOf(requests[0])[0].content as string;
+    expect(system).toContain("# MCP tools");
+    expect(system).toContain("- mcp__big__t001: Generated tool number 001.");
+    expect(system).toContain("- mcp__big__t200: Generated tool number 200.");
+    expect(system).not.toContain('"limit"');
+
+    const [loaded] = toolResultsOf(requests[1]);
+    expect(loaded).toContain('<mcp-tool name="mcp__big__t042">');
+    expect(loaded).toContain('"required":["id"]');
+    expect(toolResultsOf(requests[2])[1]).toBe('t042 got {"id":"r-42"}');
+    expect(toolResultsOf(requests[3])[2]).toBe('t007 got {"id":"never loaded"}');
+
+    // The tools array and the system prompt are the same bytes in every request.
+    for (const request of requests) {
+      expect(JSON.stringify(request.body.tools)).toBe(JSON.stringify(requests[0].body.tools));
+      expect(messagesOf(request)[0].content).toBe(system);
+    }
+    const calls = loggedMessages(log).filter((m) => m.method === "tools/call");
+    expect(calls.map((m) => m.params)).toEqual([
+      { name: "t042", arguments: { id: "r-42" }, _meta: expect.anything() },
+      { name: "t007", arguments: { id: "never loaded" }, _meta: expect.anything() },
+    ]);
+    // The trace names the tool that ran (permission rules do too, see the next test).
+    expect(run.stderr).toContain("> mcp__big__t042 id=r-42");
+  });
+
+  it("routed calls are permitted by the MCP tool's own name", async () => {
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      big: nodeServer(FIXTURE_SERVER, ["--tools", "200"]),
+    });
+    writeSettings(h.work, { permissions: { allow: ["mcp__big__t042"] } });
+    h.server.reply().tool("call_mcp_tool", { name: "mcp__big__t042", arguments: { id: "ok" } });
+    h.server.reply().tool("call_mcp_tool", { name: "mcp__big__t043", arguments: { id: "no" } });
+    h.server.reply().text("done");
+    const run = await h.agent("x", ["--mcp-config", config]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResultsOf(h.server.requests[1])[0]).toBe('t042 got {"id":"ok"}');
+    expect(toolResultsOf(h.server.requests[2])[1]).toContain(
+      "Permission denied: mcp__big__t043 runs a command",
+    );
+  });
+
+  it("with loadedTools: tools, loaded tools join the tools array", async () => {
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      big: nodeServer(FIXTURE_SERVER, ["--tools", "200"]),
+    });
+    writeSettings(h.work, { mcp: { loadedTools: "tools" } });
+    h.server.reply().tool("load_mcp_tools", { names: ["mcp__big__t042"] });
+    h.server.reply().tool("mcp__big__t042", { id: "direct" });
+    h.server.reply().text("done");
+    const run = await h.agent("x", ["--mcp-config", config, ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolNamesOf(h.server.requests[0])).not.toContain("call_mcp_tool");
+    expect(toolNamesOf(h.server.requests[0])).not.toContain("mcp__big__t042");
+    expect(toolNamesOf(h.server.requests[1]).at(-1)).toBe("mcp__big__t042");
+    expect(toolResultsOf(h.server.requests[2])[1]).toBe('t042 got {"id":"direct"}');
+  });
+
+  it("a few tools under the budget are sent as tools", async () => {
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), { small: nodeServer(FIXTURE_SERVER) });
+    h.server.reply().text("done");
+    const run = await h.agent("x", ["--mcp-config", config]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolNamesOf(h.server.requests[0])).toEqual(
+      expect.arrayContaining(["mcp__small__echo", "mcp__small__slow"]),
+    );
+    expect(toolNamesOf(h.server.requests[0])).not.toContain("load_mcp_tools");
+  });
+});
+
+describe("a server that is still starting", () => {
+  it("does not hold the first request back; its tools join when it is ready", async () => {
+    const log = path.join(h.work, "log.jsonl");
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      late: nodeServer(FIXTURE_SERVER, ["--slow-start", "1500", "--log", log]),
+    });
+    writeSettings(h.work, { mcp: { startupWait: 100 } });
+    // Until the server's tools are offered, the model waits a little with a harmless command.
+    h.server.replyWith((request, reply) => {
+      const names = toolNamesOf(request);
+      const results = toolResultsOf(request);
+      if (results.some((r) => r.startsWith("echo: "))) reply.text("done");
+      else if (names.includes("mcp__late__echo")) reply.tool("mcp__late__echo", { text: "finally" });
+      else reply.tool("bash", { command: "sleep 0.3" });
+    });
+    const run = await h.agent("x", ["--mcp-config", config, ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+    const requests = h.server.requests;
+    expect(toolNamesOf(requests[0])).not.toContain("mcp__late__echo");
+    expect(toolNamesOf(requests.at(-1)!)).toContain("mcp__late__echo");
+    expect(toolResultsOf(requests.at(-1)!).at(-1)).toBe("echo: finally");
+    expect(loggedMessages(log).some((m) => m.method === "tools/call" && m.params.name === "echo")).toBe(true);
+  });
+});

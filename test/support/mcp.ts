@@ -1,0 +1,76 @@
+// MCP servers for tests: the real reference servers from npm (pinned dev dependencies) and
+// hx's own fixture server (test/fixtures/mcp/fixture-server.mjs).
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { REPO_ROOT } from "./run-hx.js";
+
+export const FIXTURE_SERVER = path.join(REPO_ROOT, "test/fixtures/mcp/fixture-server.mjs");
+export const LOOPBACK = path.join(REPO_ROOT, "test/fixtures/mcp/loopback.mjs");
+export const EVERYTHING = path.join(
+  REPO_ROOT,
+  "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+);
+export const MEMORY = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+
+/** A `.mcp.json` stdio entry running a node script. */
+export function nodeServer(script: string, args: string[] = [], env?: Record<string, string>) {
+  return { command: process.execPath, args: [script, ...args], ...(env ? { env } : {}) };
+}
+
+/** Writes `{mcpServers}` to `file` and returns the file. */
+export function writeMcpConfig(file: string, servers: Record<string, unknown>): string {
+  writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));
+  return file;
+}
+
+/** The JSON lines the fixture server logged with --log. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON-RPC messages as logged.
+export function loggedMessages(file: string): any[] {
+  try {
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
+}
+
+export interface HttpServer {
+  url: string;
+  child: ChildProcess;
+  close(): Promise<void>;
+}
+
+/** Starts server-everything in `streamableHttp` or `sse` mode on 127.0.0.1 (a free port). */
+export function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<HttpServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", LOOPBACK, EVERYTHING, mode], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server-everything ${mode} did not start: ${stderr}`));
+    }, 20_000);
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+      const match = /LISTENING (\d+)/.exec(stderr);
+      if (!match) return;
+      clearTimeout(timer);
+      const base = `http://127.0.0.1:${match[1]}`;
+      resolve({
+        url: mode === "sse" ? `${base}/sse` : `${base}/mcp`,
+        child,
+        close: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once("exit", () => done());
+            child.kill("SIGKILL");
+          }),
+      });
+    });
+    child.on("error", reject);
+  });
+}

@@ -98,25 +98,30 @@ describe("200 MCP tools", () => {
 });
 
 describe("a server that is still starting", () => {
-  it("does not hold the first request back; its tools join when it is ready", async () => {
+  it("does not hold the first request back; its tools join through the catalog when it is ready", async () => {
     const log = path.join(h.work, "log.jsonl");
     const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
       late: nodeServer(FIXTURE_SERVER, ["--slow-start", "1500", "--log", log]),
     });
     writeSettings(h.work, { mcp: { startupWait: 100 } });
-    // Until the server's tools are offered, the model waits a little with a harmless command.
+    // Until the server's tools are announced, the model waits a little with a harmless command.
     h.server.replyWith((request, reply) => {
-      const names = toolNamesOf(request);
-      const results = toolResultsOf(request);
-      if (results.some((r) => r.startsWith("echo: "))) reply.text("done");
-      else if (names.includes("mcp__late__echo")) reply.tool("mcp__late__echo", { text: "finally" });
+      const announced = messagesOf(request).some(
+        (m) => m.role === "user" && String(m.content).includes("- mcp__late__echo: Echoes the text back."),
+      );
+      if (toolResultsOf(request).some((r) => r.startsWith("echo: "))) reply.text("done");
+      else if (announced)
+        reply.tool("call_mcp_tool", { name: "mcp__late__echo", arguments: { text: "finally" } });
       else reply.tool("bash", { command: "sleep 0.3" });
     });
     const run = await h.agent("x", ["--mcp-config", config, ...BYPASS]);
     expect(run.code, run.stderr).toBe(0);
     const requests = h.server.requests;
-    expect(toolNamesOf(requests[0])).not.toContain("mcp__late__echo");
-    expect(toolNamesOf(requests.at(-1)!)).toContain("mcp__late__echo");
+    expect(toolNamesOf(requests[0])).toEqual(expect.arrayContaining(["load_mcp_tools", "call_mcp_tool"]));
+    expect(toolNamesOf(requests[0]).filter((n) => n.startsWith("mcp__"))).toEqual([]);
+    for (const request of requests) expect(request.body.tools).toEqual(requests[0].body.tools);
+    const note = messagesOf(requests.at(-1)!).find((m) => String(m.content).startsWith("<mcp-update>"));
+    expect(note.content).toContain("MCP server late finished starting.");
     expect(toolResultsOf(requests.at(-1)!).at(-1)).toBe("echo: finally");
     expect(loggedMessages(log).some((m) => m.method === "tools/call" && m.params.name === "echo")).toBe(true);
   });

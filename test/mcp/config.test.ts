@@ -181,3 +181,24 @@ describe("loadMcpConfiguration", () => {
     expect(loadMcpConfiguration({ cwd: root, settings }).trust.allProjectServers).toBe(false);
   });
 });
+
+describe("mcpServers and mcp in settings", () => {
+  it("are checked by the settings schema: a broken entry is a settings error", async () => {
+    const { validateSettings } = await import("../../src/config/validate-settings.js");
+    const good = validateSettings(
+      {
+        mcpServers: { fs: { command: "npx", args: ["x"] } },
+        mcp: { deferTools: "always", toolBudget: 0.05 },
+      },
+      "/p/.hx/settings.json",
+    );
+    expect(good.diagnostics).toEqual([]);
+    const bad = validateSettings(
+      { mcpServers: { fs: { args: ["no command"] } }, mcp: { deferTools: "sometimes" } },
+      "/p/.hx/settings.json",
+    );
+    expect(bad.diagnostics.filter((d) => d.level === "error").map((d) => d.keyPath)).toEqual(
+      expect.arrayContaining(["mcpServers.fs", "mcp.deferTools"]),
+    );
+  });
+});

@@ -61,12 +61,8 @@ export function resolveRun(
 
 /** Creates the model provider; a missing key or unknown provider throws a ProviderError. */
 export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
-  return withProvider(resolveRun(flags));
-}
-
-/** Adds the provider to a resolved run (loading its SDK): the slow part of preparing one. */
-export async function withProvider(resolved: Omit<PreparedRun, "provider">): Promise<PreparedRun> {
-  const { config } = resolved;
+  const resolved = resolveRun(flags);
+  // MCP servers start before the provider's SDK loads, so they boot meanwhile.
   const mcp = startMcp({
     cwd: resolved.cwd,
     settings: resolved.settings,
@@ -75,8 +71,14 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
     strictConfig: flags.strictMcpConfig,
     clientVersion: VERSION,
     log: (line) => process.stderr.write(`${line}\n`),
-    verbose: config.verbose,
+    verbose: resolved.config.verbose,
   });
+  return { ...(await withProvider(resolved)), mcp };
+}
+
+/** Adds the provider to a resolved run (loading its SDK): the slow part of preparing one. */
+export async function withProvider(resolved: Omit<PreparedRun, "provider">): Promise<PreparedRun> {
+  const { config } = resolved;
   const provider = await createProvider({
     provider: config.provider,
     model: resolved.model,
@@ -89,7 +91,7 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
     maxRetryWaitMs: config.maxRetryWaitMs,
     maxResponseBytes: config.maxResponseBytes,
   });
-  return { ...resolved, provider, mcp };
+  return { ...resolved, provider };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { closestName } from "../skills/suggest.js";
 import { defineTool, type Tool } from "../tools/tool.js";
 import { CALL_MCP_TOOL_NAME } from "./call-tool-tool.js";

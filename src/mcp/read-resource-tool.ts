@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { closestName } from "../skills/suggest.js";
 import { defineTool, type Tool } from "../tools/tool.js";
 import { McpCallError, type McpConnection } from "./connection.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolEffect } from "../core/tool.js";
 import { defineTool, type Tool } from "../tools/tool.js";
 import { McpCallError, type McpConnection, type McpToolInfo } from "./connection.js";

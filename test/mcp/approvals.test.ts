@@ -1,17 +1,15 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approvalState, readApprovals, recordApprovals, resetApprovals } from "../../src/mcp/approvals.js";
 import { parseServerEntries } from "../../src/mcp/config.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const noTrust = { allProjectServers: false, enabled: [], disabled: [] };
 const define = (scope: "project" | "user" | "local" | "flag", entry: unknown = { command: "run-it" }) =>
   parseServerEntries({ srv: entry }, { file: "/p/.mcp.json", scope }).servers[0];
 
 describe("MCP approvals", () => {
-  const file = () =>
-    path.join(mkdtempSync(path.join(os.tmpdir(), "hx-approvals-")), ".hx", "mcp-approvals.json");
+  const file = () => path.join(tempDir("hx-approvals-"), ".hx", "mcp-approvals.json");
 
   it("starts user and --mcp-config servers; project ones wait for approval", () => {
     const store = readApprovals(file());

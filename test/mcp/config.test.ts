@@ -1,6 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are what these tests are about.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { loadSettings } from "../../src/config/settings.js";
 import { digestOf, parseServerEntries, resolveTransport } from "../../src/mcp/config.js";
 import { expandVariables } from "../../src/mcp/expand.js";
 import { loadMcpConfiguration } from "../../src/mcp/sources.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("expandVariables", () => {
   it("expands set variables, defaults, and reports the missing ones", () => {
@@ -114,8 +114,8 @@ describe("resolveTransport", () => {
 
 describe("loadMcpConfiguration", () => {
   it("merges .mcp.json, settings and --mcp-config with flag > local > project > user", () => {
-    const home = mkdtempSync(path.join(os.tmpdir(), "hx-home-"));
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-proj-"));
+    const home = tempDir("hx-home-");
+    const root = tempDir("hx-proj-");
     mkdirSync(path.join(root, ".git"));
     mkdirSync(path.join(root, ".hx"));
     const write = (file: string, json: unknown) => writeFileSync(file, JSON.stringify(json));
@@ -154,7 +154,7 @@ describe("loadMcpConfiguration", () => {
   });
 
   it("reports a broken .mcp.json and a missing --mcp-config file", () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-proj-"));
+    const root = tempDir("hx-proj-");
     writeFileSync(path.join(root, ".mcp.json"), "{ not json");
     const settings = { merged: {}, files: [], diagnostics: [] };
     const config = loadMcpConfiguration({ cwd: root, settings, configFiles: ["missing.json"] });
@@ -166,7 +166,7 @@ describe("loadMcpConfiguration", () => {
   });
 
   it("does not let project settings approve project servers", () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "hx-proj-"));
+    const root = tempDir("hx-proj-");
     const settings = {
       merged: {},
       files: [

@@ -1,4 +1,3 @@
-import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import {
   loggedMessages,
   startEverythingHttp,
 } from "../support/mcp.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const open: McpConnection[] = [];
 const servers: HttpServer[] = [];
@@ -137,7 +137,7 @@ describe("McpConnection with hx's fixture server", () => {
   });
 
   it("times a hanging call out and tells the server it was cancelled", async () => {
-    const log = path.join(mkdtempSync(path.join(os.tmpdir(), "hx-mcp-")), "log.jsonl");
+    const log = path.join(tempDir("hx-mcp-"), "log.jsonl");
     const c = connect(stdio(FIXTURE_SERVER, ["--log", log]));
     await c.start();
     const error = await c.callTool("hang", {}, { signal: signal(), timeoutMs: 300 }).catch((e) => e);

@@ -8,11 +8,11 @@ import { checkInputSchema } from "../../src/mcp/schema-check.js";
 import { createMcpTool, effectOf } from "../../src/mcp/tool-adapter.js";
 import { buildToolCatalog, shortDescription } from "../../src/mcp/tool-catalog.js";
 import { ToolShelf } from "../../src/mcp/tool-shelf.js";
-import { decidePermission } from "../../src/permissions/decide.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import type { ToolContext } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
+import { decide as decideCall } from "../permissions/support.js";
 
 describe("MCP tool names", () => {
   it("are mcp__server__tool with what providers reject replaced", () => {
@@ -231,24 +231,24 @@ describe("MCP tools in the registry", () => {
 });
 
 describe("permission rules for MCP tools", () => {
-  const decide = (
+  const decide = async (
     tool: string,
     rules: { allow?: string[]; ask?: string[]; deny?: string[] },
     effect: "execute" | "read" = "execute",
-  ) => decidePermission({ tool, effect }, "default", parseRules(rules).rules).action;
+  ) => (await decideCall(rules, tool, effect)).action;
 
-  it("match a tool, a server's tools by prefix or by wildcard", () => {
+  it("match a tool, a server's tools by prefix or by wildcard", async () => {
     expect(parseRules({ allow: ["mcp__github__*"] }).warnings).toEqual([]);
-    expect(decide("mcp__github__create_issue", {})).toBe("ask");
-    expect(decide("mcp__github__create_issue", { allow: ["mcp__github__create_issue"] })).toBe("allow");
-    expect(decide("mcp__github__create_issue", { allow: ["mcp__github"] })).toBe("allow");
-    expect(decide("mcp__github__create_issue", { allow: ["mcp__github__*"] })).toBe("allow");
-    expect(decide("mcp__github__create_issue", { allow: ["mcp__git"] })).toBe("ask");
-    expect(decide("mcp__githubby__x", { allow: ["mcp__github"] })).toBe("ask");
+    expect(await decide("mcp__github__create_issue", {})).toBe("ask");
+    expect(await decide("mcp__github__create_issue", { allow: ["mcp__github__create_issue"] })).toBe("allow");
+    expect(await decide("mcp__github__create_issue", { allow: ["mcp__github"] })).toBe("allow");
+    expect(await decide("mcp__github__create_issue", { allow: ["mcp__github__*"] })).toBe("allow");
+    expect(await decide("mcp__github__create_issue", { allow: ["mcp__git"] })).toBe("ask");
+    expect(await decide("mcp__githubby__x", { allow: ["mcp__github"] })).toBe("ask");
     expect(
-      decide("mcp__github__create_issue", { allow: ["mcp__github"], deny: ["mcp__github__create_*"] }),
+      await decide("mcp__github__create_issue", { allow: ["mcp__github"], deny: ["mcp__github__create_*"] }),
     ).toBe("deny");
-    expect(decide("mcp__github__list", {}, "read")).toBe("allow");
-    expect(decide("mcp__github__list", { ask: ["mcp__github"] }, "read")).toBe("ask");
+    expect(await decide("mcp__github__list", {}, "read")).toBe("allow");
+    expect(await decide("mcp__github__list", { ask: ["mcp__github"] }, "read")).toBe("ask");
   });
 });

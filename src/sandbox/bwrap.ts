@@ -12,6 +12,8 @@ export interface MountPlan {
   keepVisible: string[];
   network: boolean;
   cwd: string;
+  /** An open file descriptor holding a seccomp filter (`seccomp.ts`) for the command. */
+  seccompFd?: number;
 }
 
 /**
@@ -20,7 +22,8 @@ export interface MountPlan {
  * for a new PID namespace, a private /tmp, the writable folders bound read-write, then the
  * protected paths bound read-only over them (later mounts win). `--die-with-parent` and the
  * PID namespace take every process of the command down with it, or with hx. Without
- * `network`, a new network namespace holds only a loopback device.
+ * `network`, a new network namespace holds only a loopback device, and a seccomp filter
+ * refuses Unix sockets, which reach the host's servers through the filesystem.
  */
 export function bwrapArgs(plan: MountPlan, command: readonly string[]): string[] {
   const args = ["--new-session", "--die-with-parent", "--unshare-pid"];
@@ -31,6 +34,7 @@ export function bwrapArgs(plan: MountPlan, command: readonly string[]): string[]
   // A mount point cannot be renamed or removed: binding `.git` on itself stops `mv .git x`.
   for (const dir of plan.pinned) args.push("--bind", dir, dir);
   for (const file of plan.readOnly) args.push("--ro-bind", file, file);
+  if (plan.seccompFd !== undefined) args.push("--seccomp", String(plan.seccompFd));
   args.push("--chdir", plan.cwd, "--", ...command);
   return args;
 }

@@ -62,5 +62,5 @@ export function sandboxNoteForModel(options: SandboxOptions): string | undefined
     options.mode === "read-only"
       ? "no writes except /tmp"
       : `writes only in the workspace${options.writablePaths.length > 0 ? `, ${options.writablePaths.join(", ")}` : ""} and /tmp (.hx, .claude, .git/config, .git/hooks read-only)`;
-  return `Sandboxed: ${writes}${options.network ? "" : "; no network"}.`;
+  return `Sandboxed: ${writes}${options.network ? "" : "; no network, no Unix sockets"}.`;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isProcessAlive } from "../process/alive.js";
@@ -7,6 +7,7 @@ import { type BackendProbe, findBackend, probeBackend } from "./detect.js";
 import { Placeholders } from "./placeholders.js";
 import { protectedMounts } from "./protected-mounts.js";
 import { seatbeltArgs } from "./seatbelt.js";
+import { unixSocketFilter } from "./seccomp.js";
 import type { CommandSandbox, SandboxLaunch, SandboxMode, SandboxRefusal, SandboxStatus } from "./types.js";
 
 export interface SandboxOptions {
@@ -41,9 +42,12 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
   let noticeGiven = false;
   let tmpDir: string | undefined;
   const placeholders = new Placeholders(path.join(tempRoot, "hx-sandbox-placeholders"));
+  let filterFile: string | undefined;
   const removeTmp = () => {
     if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+    if (filterFile) rmSync(filterFile, { force: true });
     tmpDir = undefined;
+    filterFile = undefined;
   };
 
   const writable = (): string[] =>
@@ -90,6 +94,20 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
       process.once("exit", removeTmp);
     }
     return tmpDir;
+  };
+
+  /**
+   * The seccomp filter's file, beside the private /tmp (never inside it: commands could
+   * rewrite it for the next one); undefined where hx has no filter for this machine.
+   */
+  const ensureFilter = (): string | undefined => {
+    if (!filterFile) {
+      const filter = unixSocketFilter();
+      if (!filter) return undefined;
+      filterFile = `${ensureTmp()}.seccomp`;
+      writeFileSync(filterFile, filter, { mode: 0o400 });
+    }
+    return filterFile;
   };
 
   return {
@@ -144,9 +162,27 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         network: current.network,
         cwd,
       };
+      const filter = current.network ? undefined : ensureFilter();
+      if (!filter) {
+        return {
+          file: backendFile,
+          args: bwrapArgs(plan, command),
+          env: { ...env, TMPDIR: "/tmp" },
+          sandboxed: true,
+          release: held.release,
+        };
+      }
+      // bwrap reads the filter from a file descriptor: sh opens it as fd 3, then becomes bwrap.
       return {
-        file: backendFile,
-        args: bwrapArgs(plan, command),
+        file: "/bin/sh",
+        args: [
+          "-c",
+          'exec 3<"$1" && shift && exec "$@"',
+          "hx-sandbox",
+          filter,
+          backendFile,
+          ...bwrapArgs({ ...plan, seccompFd: 3 }, command),
+        ],
         env: { ...env, TMPDIR: "/tmp" },
         sandboxed: true,
         release: held.release,

@@ -117,6 +117,29 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
     }
   });
 
+  it.skipIf(!backend.ok)(
+    "reaches no Unix socket of the host unless the network is allowed (docker.sock would be a root shell)",
+    async () => {
+      const root = realpathSync(tempDir("hx-sbx-sock-"));
+      const socketPath = path.join(root, "host.sock");
+      const server = createServer((socket) => socket.end("hello from the host\n"));
+      await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+      const client = `node -e "require('net').connect(process.argv[1]).on('data', (d) => { console.log(String(d).trim()); process.exit(0); }).on('error', (e) => { console.log('refused: ' + e.code); process.exit(0); })" '${socketPath}'`;
+      // A command's own pipes (socketpair) still work: node's child processes use them.
+      const pipes = `node -e "require('child_process').execFileSync('true'); console.log('pipes ok')"`;
+      try {
+        const closed = await sandboxed({ workspaceRoot: root }).run(`${client}; ${pipes}`);
+        expect(closed).toContain("refused: EPERM");
+        expect(closed).toContain("pipes ok");
+        expect(await sandboxed({ workspaceRoot: root, network: true }).run(client)).toBe(
+          "hello from the host",
+        );
+      } finally {
+        server.close();
+      }
+    },
+  );
+
   it.skipIf(!backend.ok)("gives each session a private /tmp that lasts between its commands", async () => {
     const { run } = sandboxed();
     const name = `hx-private-${process.pid}-${Date.now()}`;

@@ -10,6 +10,6 @@ export function describeSandbox(status: SandboxStatus): string {
     case "unavailable":
       return `sandbox: unavailable, ${status.required ? "commands refused" : "permission check only"} (${status.reason})`;
     case "active":
-      return `sandbox: ${status.mode} (${status.backend}), network ${status.network ? "on" : "off"}`;
+      return `sandbox: ${status.mode} (${status.backend}), network ${status.network ? "on" : "off"}${status.unixSocketGap ? `, Unix sockets of the host reachable (${status.unixSocketGap})` : ""}`;
   }
 }

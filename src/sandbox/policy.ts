@@ -2,6 +2,7 @@ import { realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { SandboxOptions } from "./sandbox.js";
+import { unixSocketGap } from "./seccomp.js";
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "./types.js";
 
 /**
@@ -62,5 +63,10 @@ export function sandboxNoteForModel(options: SandboxOptions): string | undefined
     options.mode === "read-only"
       ? "no writes except /tmp"
       : `writes only in the workspace${options.writablePaths.length > 0 ? `, ${options.writablePaths.join(", ")}` : ""} and /tmp (.hx, .claude, .git/config, .git/hooks read-only)`;
-  return `Sandboxed: ${writes}${options.network ? "" : "; no network, no Unix sockets"}.`;
+  const network = options.network
+    ? ""
+    : unixSocketGap(options.platform, options.arch)
+      ? "; no network"
+      : "; no network, no Unix sockets";
+  return `Sandboxed: ${writes}${network}.`;
 }

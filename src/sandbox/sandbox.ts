@@ -7,7 +7,7 @@ import { type BackendProbe, findBackend, probeBackend } from "./detect.js";
 import { Placeholders } from "./placeholders.js";
 import { protectedMounts } from "./protected-mounts.js";
 import { seatbeltArgs } from "./seatbelt.js";
-import { unixSocketFilter } from "./seccomp.js";
+import { unixSocketFilter, unixSocketGap } from "./seccomp.js";
 import type { CommandSandbox, SandboxLaunch, SandboxMode, SandboxRefusal, SandboxStatus } from "./types.js";
 
 export interface SandboxOptions {
@@ -22,6 +22,8 @@ export interface SandboxOptions {
   writablePaths: string[];
   home?: string;
   platform?: NodeJS.Platform;
+  /** `process.arch` by default: which seccomp filter bubblewrap gets. */
+  arch?: string;
   /** Where the private temp dirs and the placeholder registry go; default the OS temp dir. */
   tempRoot?: string;
 }
@@ -66,12 +68,15 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         fix: known.fix,
         required: options.required,
       };
+    const gap =
+      options.network || known.backend !== "bubblewrap" ? undefined : unixSocketGap("linux", options.arch);
     return {
       state: "active",
       mode: wanted,
       backend: known.backend,
       network: options.network,
       writable: writable(),
+      ...(gap ? { unixSocketGap: gap } : {}),
     };
   };
 
@@ -98,14 +103,16 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
 
   /**
    * The seccomp filter's file, beside the private /tmp (never inside it: commands could
-   * rewrite it for the next one); undefined where hx has no filter for this machine.
+   * rewrite it for the next one), created afresh (`wx`: never through a planted symlink);
+   * undefined where hx has no filter for this machine (`status` says so).
    */
   const ensureFilter = (): string | undefined => {
     if (!filterFile) {
-      const filter = unixSocketFilter();
+      const filter = unixSocketFilter(options.arch);
       if (!filter) return undefined;
-      filterFile = `${ensureTmp()}.seccomp`;
-      writeFileSync(filterFile, filter, { mode: 0o400 });
+      const file = `${ensureTmp()}.seccomp`;
+      writeFileSync(file, filter, { mode: 0o400, flag: "wx" });
+      filterFile = file;
     }
     return filterFile;
   };

@@ -37,6 +37,8 @@ export type SandboxStatus =
       network: boolean;
       /** Folders commands may write to, besides the private temp dir. */
       writable: string[];
+      /** Set when the network is off but commands still reach the host's Unix sockets: why. */
+      unixSocketGap?: string;
     }
   /** Chosen off (flag or settings). */
   | { state: "off" }

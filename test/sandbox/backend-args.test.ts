@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bwrapArgs, type MountPlan } from "../../src/sandbox/bwrap.js";
 import { seatbeltArgs, seatbeltProfile } from "../../src/sandbox/seatbelt.js";
-import { unixSocketFilter } from "../../src/sandbox/seccomp.js";
 
 const plan: MountPlan = {
   writable: ["/work/project", "/home/me/.npm"],
@@ -70,23 +69,12 @@ describe("bwrapArgs", () => {
   });
 });
 
-describe("the seccomp filter against Unix sockets", () => {
+describe("bwrapArgs with the seccomp filter against Unix sockets", () => {
   it("is passed to bwrap by file descriptor, before the command", () => {
     const args = bwrapArgs({ ...plan, seccompFd: 3 }, ["bash"]);
     expect(indexOf(args, "--seccomp", "3")).toBeGreaterThan(0);
     expect(indexOf(args, "--seccomp", "3")).toBeLessThan(args.indexOf("--"));
     expect(bwrapArgs(plan, ["bash"])).not.toContain("--seccomp");
-  });
-
-  it("is a whole classic BPF program for x64 and arm64, and absent where hx knows no call numbers", () => {
-    for (const arch of ["x64", "arm64"]) {
-      const filter = unixSocketFilter(arch)!;
-      expect(filter.length % 8).toBe(0);
-      // It ends with the two verdicts: allow, then EPERM.
-      expect(filter.readUInt32LE(filter.length - 12)).toBe(0x7fff0000);
-      expect(filter.readUInt32LE(filter.length - 4)).toBe(0x00050001);
-    }
-    expect(unixSocketFilter("ppc64")).toBeUndefined();
   });
 });
 

@@ -179,6 +179,33 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     await s.waitFor((text) => text.split("\n").some((line) => line === "write"));
   });
 
+  it("typing ahead at a question never answers it: the letters go to the prompt, shown under the question", async () => {
+    server.reply().tool("write_file", { path: "new.txt", content: "fresh\n" });
+    server.reply().text("declined, fine");
+    server.reply().text("next one answered");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("write");
+    s.keys("Enter");
+    await s.waitFor("Allow write_file(new.txt)?");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // A sentence typed in one go holds y, a and n: none of them is an answer.
+    s.type("say yes and any");
+    const asked = await s.waitFor("prompt: say yes and any");
+    expect(asked).toContain("Allow write_file(new.txt)?");
+    expect(existsSync(path.join(work, "new.txt"))).toBe(false);
+    expect(existsSync(path.join(work, ".hx", "settings.local.json"))).toBe(false);
+    // A key after a pause is an answer.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    s.type("n");
+    await s.waitFor("declined, fine");
+    expect(existsSync(path.join(work, "new.txt"))).toBe(false);
+    await s.waitFor((text) => text.split("\n").some((line) => line === "say yes and any"));
+    s.keys("Enter");
+    await s.waitFor("next one answered");
+    expect(userMessages(2).at(-1)).toBe("say yes and any");
+  });
+
   it("the status line shows model, mode and context; Shift+Tab cycles the mode", async () => {
     server.reply().text("counted").usage({ input: 10_484, output: 20 });
     const s = open();

@@ -196,6 +196,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
         passThrough: (data) => {
           editor.handleInput(data);
         },
+        draft: () => editor.getText(),
       });
       showSpinner(false);
       slot.show(prompt);

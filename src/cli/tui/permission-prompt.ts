@@ -6,7 +6,10 @@ import { changeCounts, renderDiff } from "../diff-view.js";
 import { screenText } from "./screen-text.js";
 import type { Theme } from "./theme.js";
 
-/** Keys typed this soon after the question appears are not answers (they were meant for the prompt). */
+/**
+ * A key is an answer only after this long without typing: since the question appeared and
+ * since the key before it. Typing ahead (a sentence holding y, a or n) never answers.
+ */
 export const ANSWER_GRACE_MS = 300;
 
 export interface PermissionPromptHandlers {
@@ -15,6 +18,8 @@ export interface PermissionPromptHandlers {
   cancel(): void;
   /** A key that is not an answer: given back to the prompt editor, so typing is not lost. */
   passThrough(data: string): void;
+  /** What the prompt editor holds (shown under the question, so typing is seen). */
+  draft(): string;
 }
 
 /**
@@ -24,7 +29,8 @@ export interface PermissionPromptHandlers {
  */
 export class PermissionPrompt implements Component {
   focused = false;
-  private readonly shownAt = Date.now();
+  /** When the last key came; the question's appearance counts as one. */
+  private lastKeyAt = Date.now();
 
   constructor(
     private readonly request: PermissionRequest,
@@ -41,8 +47,10 @@ export class PermissionPrompt implements Component {
       return;
     }
     const key = data.length === 1 ? data.toLowerCase() : "";
-    const early = Date.now() - this.shownAt < ANSWER_GRACE_MS;
-    if (!early && (key === "y" || key === "a" || key === "n")) {
+    const now = Date.now();
+    const typing = now - this.lastKeyAt < ANSWER_GRACE_MS;
+    this.lastKeyAt = now;
+    if (!typing && (key === "y" || key === "a" || key === "n")) {
       this.handlers.answer(key === "y" ? "yes" : key === "a" ? "always" : "no");
       return;
     }
@@ -61,6 +69,11 @@ export class PermissionPrompt implements Component {
       for (const line of renderDiff(request.preview, theme.diff, this.maxDiffLines()))
         lines.push(truncateToWidth(line.replace(/\t/g, "    "), width, "…"));
     }
+    const draft = this.handlers.draft();
+    if (draft)
+      lines.push(
+        theme.muted(`prompt: ${screenText(draft).split("\n").join(" ⏎ ")} (typing goes to the prompt)`),
+      );
     lines.push(
       `${theme.c.green("[y]")} yes  ${theme.c.cyan("[a]")} always (save the rule)  ${theme.c.red("[n]")} no  ${theme.muted("Esc: no, and stop the turn")}`,
     );

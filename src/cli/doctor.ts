@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { loadSettings } from "../config/settings.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
+import { placeServer, resolveServerSandbox } from "../mcp/server-sandbox.js";
+import { loadMcpConfiguration } from "../mcp/sources.js";
 import { PROTECTED_HOME_FILES, PROTECTED_WORKSPACE_PATTERNS } from "../permissions/protected-paths.js";
 import {
   createSandbox,
@@ -10,7 +12,7 @@ import {
   resolveSandboxOptions,
   type SandboxStatus,
 } from "../sandbox/index.js";
-import { isSandboxMode, SANDBOX_MODES } from "../sandbox/types.js";
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
 import { droppedSecretNames } from "../secrets/child-env.js";
 import { UsageError } from "./run-config.js";
 import { VERSION } from "./version.js";
@@ -26,6 +28,8 @@ export interface DoctorReport {
   /** What kills a command's processes. */
   processes: string;
   secrets: { dropped: string[]; passthrough: string[] };
+  /** Configured MCP servers (not started) and whether the OS sandbox would hold each. */
+  mcpServers: Array<{ name: string; scope: string; sandboxed: boolean; placement: string }>;
 }
 
 /** Builds the report (probing the sandbox) and prints it; exit 1 when a required sandbox cannot start. */
@@ -70,6 +74,7 @@ export async function runDoctor(options: {
             : "") +
           "; after kill -9 of hx they may live on",
     secrets: { dropped: droppedSecretNames(process.env, passthrough), passthrough },
+    mcpServers: mcpPlacements(loaded, root, options.sandbox as never, status),
   };
   for (const diagnostic of loaded.diagnostics)
     process.stderr.write(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}\n`);
@@ -103,5 +108,35 @@ export function formatReport(report: DoctorReport, root: string): string {
   );
   if (report.secrets.passthrough.length > 0)
     lines.push(`passed through (shell.env.passthrough): ${report.secrets.passthrough.join(", ")}`);
+  if (report.mcpServers.length > 0) {
+    const sandboxed = report.mcpServers.some((server) => server.sandboxed);
+    lines.push(
+      `MCP servers (${report.mcpServers.length}, as they would start${sandboxed ? "; sandboxed ones may also write ~/.npm and ~/.cache" : ""}):`,
+    );
+    const width = Math.max(...report.mcpServers.map((server) => server.name.length));
+    for (const server of report.mcpServers)
+      lines.push(`  ${server.name.padEnd(width)}  ${server.placement}  [${server.scope}]`);
+  }
   return `${lines.join("\n")}\n`;
+}
+
+/** Where each configured MCP server would run (servers are not started), with the probed sandbox status. */
+function mcpPlacements(
+  loaded: ReturnType<typeof loadSettings>,
+  root: string,
+  flag: SandboxMode | undefined,
+  status: SandboxStatus,
+): DoctorReport["mcpServers"] {
+  const config = loadMcpConfiguration({ cwd: root, settings: loaded });
+  if (config.servers.length === 0) return [];
+  const policy = resolveServerSandbox({ settings: loaded.merged, flag, workspaceRoot: root });
+  return config.servers.map((server) => {
+    const placement = placeServer(server.entry, policy, status);
+    return {
+      name: server.name,
+      scope: server.scope,
+      sandboxed: placement.sandboxed,
+      placement: placement.text,
+    };
+  });
 }

@@ -40,6 +40,7 @@ export async function listServers(
     log: err,
     notify: () => {}, // the list says what happened to each server
     verbose: false,
+    sandboxMode: resolved.config.sandboxMode,
   });
   if (!setup) {
     if (options.json) out(JSON.stringify({ servers: [] }, null, 2));

@@ -72,6 +72,7 @@ export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
     clientVersion: VERSION,
     log: (line) => process.stderr.write(`${line}\n`),
     verbose: resolved.config.verbose,
+    sandboxMode: resolved.config.sandboxMode,
   });
   return { ...(await withProvider(resolved)), mcp };
 }

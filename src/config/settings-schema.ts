@@ -185,8 +185,16 @@ const mcp = z.object(
     toolTimeout: wholeNumber("a whole number of milliseconds").optional(),
     /** How a loaded tool is called: through call_mcp_tool (default) or added to the tools array. */
     loadedTools: z.enum(["call", "tools"], { error: expected("call or tools") }).optional(),
+    /** Run stdio servers in the OS sandbox (default true; `sandbox.mode` off turns it off too). */
+    sandbox: flag().optional(),
+    /** Let sandboxed stdio servers reach the network (default true). */
+    sandboxNetwork: flag().optional(),
   },
-  { error: expected("an object with deferTools, toolBudget, startupWait, toolTimeout and loadedTools") },
+  {
+    error: expected(
+      "an object with deferTools, toolBudget, startupWait, toolTimeout, loadedTools, sandbox and sandboxNetwork",
+    ),
+  },
 );
 
 /** Every key hx reads from a settings file. Add a feature's key here. */

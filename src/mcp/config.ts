@@ -20,6 +20,8 @@ export const McpServerEntrySchema = z.union([
     cwd: z.string().optional(),
     timeout: z.number().positive().optional(),
     disabled: z.boolean().optional(),
+    /** false: run this server outside the OS sandbox. */
+    sandbox: z.boolean().optional(),
   }),
   z.looseObject({
     type: z.enum(["http", "streamable-http", "sse"]).optional(),
@@ -40,6 +42,8 @@ export interface McpStdioEntry {
   /** Per-call timeout in ms. */
   timeout?: number;
   disabled?: boolean;
+  /** false: the server runs outside the OS sandbox (default: inside, where the OS has one). */
+  sandbox?: boolean;
 }
 
 /** A remote server: Streamable HTTP (falling back to SSE) or SSE. */
@@ -73,7 +77,15 @@ export interface McpServerDefinition {
 
 /** A definition with `${VAR}` expanded: what is started. */
 export type McpTransportConfig =
-  | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | {
+      type: "stdio";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+      /** false: the entry opts out of the OS sandbox. */
+      sandbox?: boolean;
+    }
   | { type: "http" | "sse"; url: string; headers: Record<string, string> };
 
 /** Server names become part of tool names; keep them to what every provider accepts. */
@@ -171,6 +183,7 @@ export function resolveTransport(
       args: expandAll(entry.args ?? [], env, missing),
       env: expandAll(entry.env ?? {}, env, missing),
       ...(entry.cwd !== undefined ? { cwd: one(entry.cwd) } : {}),
+      ...(entry.sandbox === false ? { sandbox: false } : {}),
     };
   } else {
     transport = {

@@ -3,9 +3,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import type { McpTransportConfig } from "./config.js";
-import { childEnvironment } from "./environment.js";
 import { checkInputSchema } from "./schema-check.js";
-import { ServerProcess } from "./server-process.js";
+import { plainLauncher, type ServerLauncher } from "./server-launcher.js";
+import type { ServerProcess } from "./server-process.js";
+import type { ServerPlacement } from "./server-sandbox.js";
 
 /** A tool as the server listed it (only well-formed ones; see `skipped`). */
 export interface McpToolInfo {
@@ -37,6 +38,8 @@ export interface ConnectionOptions {
   /** Connecting and `initialize` together; default 30 s. */
   startupTimeoutMs: number;
   onEvent?: (event: ConnectionEvent) => void;
+  /** How stdio servers are started (the session's: in the OS sandbox); default as they are. */
+  launch?: ServerLauncher;
 }
 
 /** An error a tool result can carry as it is: the message says what happened and what to do. */
@@ -116,6 +119,11 @@ export class McpConnection {
     return this.process?.pid;
   }
 
+  /** Whether the OS sandbox holds the server's process (stdio, once launched). */
+  get placement(): ServerPlacement | undefined {
+    return this.process?.placement;
+  }
+
   /** At process exit: SIGKILL to the server's process group (synchronous). */
   kill(): void {
     this.process?.signal("SIGKILL");
@@ -181,8 +189,10 @@ export class McpConnection {
 
   private async connect(): Promise<void> {
     // A stdio server is spawned before the SDK is loaded, so it boots while hx loads it.
-    const proc = this.config.type === "stdio" ? this.spawn(this.config) : undefined;
+    const launching = this.config.type === "stdio" ? this.spawn(this.config) : undefined;
+    launching?.catch(() => {}); // awaited below, after the SDK import
     const sdk = await import("@modelcontextprotocol/sdk/client/index.js");
+    const proc = await launching;
     const makeClient = () =>
       new sdk.Client(
         { name: "hx", version: this.options.clientVersion },
@@ -221,9 +231,10 @@ export class McpConnection {
     ]);
   }
 
-  private spawn(config: Extract<McpTransportConfig, { type: "stdio" }>): ServerProcess {
-    const proc = new ServerProcess(config.command, config.args, {
-      env: childEnvironment(config.env),
+  private async spawn(config: Extract<McpTransportConfig, { type: "stdio" }>): Promise<ServerProcess> {
+    const proc = await (this.options.launch ?? plainLauncher)({
+      name: this.name,
+      config,
       cwd: config.cwd ?? this.options.cwd,
       onStderr: (text) => this.keepStderr(text),
     });

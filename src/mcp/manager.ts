@@ -1,6 +1,7 @@
 import type { ApprovalState } from "./approvals.js";
 import { describeEntry, type McpServerDefinition, resolveTransport } from "./config.js";
 import { type ConnectionEvent, McpConnection } from "./connection.js";
+import type { ServerLauncher } from "./server-launcher.js";
 
 /** One configured server and what became of it. */
 export interface McpServerState {
@@ -18,6 +19,8 @@ export interface McpManagerOptions {
   env: Readonly<Record<string, string | undefined>>;
   clientVersion: string;
   startupTimeoutMs: number;
+  /** How stdio servers are started (in the OS sandbox); default as they are. */
+  launch?: ServerLauncher;
   /** A line for the user: a server failed, died, was restarted. */
   notify?: (level: "info" | "warn", text: string) => void;
 }
@@ -80,6 +83,7 @@ export class McpManager {
       cwd: this.options.cwd,
       clientVersion: this.options.clientVersion,
       startupTimeoutMs: this.options.startupTimeoutMs,
+      launch: this.options.launch,
       onEvent: (event) => this.report(name, event),
     });
     void state.connection.start();

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerPlacement } from "./server-sandbox.js";
 
 /** The SDK's stdio framing (newline-delimited JSON-RPC), handed in once the SDK is loaded. */
 export interface StdioFraming {
@@ -21,6 +22,8 @@ export class ServerProcess {
   spawnError?: NodeJS.ErrnoException;
   exitCode: number | null = null;
   exitSignal: NodeJS.Signals | null = null;
+  /** Whether the OS sandbox holds it (set by the launcher). */
+  placement?: ServerPlacement;
   private readonly closed: Promise<void>;
   /** True once the program runs, false when it could not be started. */
   private readonly spawned: Promise<boolean>;

@@ -19,6 +19,8 @@ export interface McpServerReport {
   skills: number;
   /** Tools left out because of malformed schemas. */
   skipped: Array<{ tool: string; reason: string }>;
+  /** Stdio servers once launched: whether the OS sandbox holds the process, and why not. */
+  sandbox?: { sandboxed: boolean; text: string };
 }
 
 export function reportServer(state: McpServerState, skills = 0): McpServerReport {
@@ -38,6 +40,9 @@ export function reportServer(state: McpServerState, skills = 0): McpServerReport
     prompts: connection?.prompts.length ?? 0,
     skills,
     skipped: connection?.skipped ?? [],
+    ...(connection?.placement
+      ? { sandbox: { sandboxed: connection.placement.sandboxed, text: connection.placement.text } }
+      : {}),
   };
 }
 
@@ -60,6 +65,7 @@ export function formatServerReports(
     lines.push(
       `  ${" ".repeat(width)}  ${report.target}  [${report.scope}: ${shortPath(report.file, options.home)}]`,
     );
+    if (report.sandbox) lines.push(`  ${" ".repeat(width)}  ${report.sandbox.text}`);
     for (const skipped of report.skipped) {
       lines.push(`  ${" ".repeat(width)}  left out: ${skipped.tool} (${skipped.reason})`);
     }

@@ -6,6 +6,17 @@ export const PROCESS_TAG_VARIABLE = "HX_PROCESS_TAG";
 
 const EXIT_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
+/** Marks the signal listeners of process groups, so they do not count as someone handling the signal. */
+const GROUPS_LISTENER = Symbol("hx.processGroups");
+
+export interface ProcessGroupsOptions {
+  /**
+   * Groups that live as long as the session (MCP servers): a signal hx handles itself (Ctrl-C
+   * cancelling a turn) leaves them running; exit, and a signal nobody handles, kill them.
+   */
+  resident?: boolean;
+}
+
 /**
  * The process groups one session started and has not reaped yet. Each child runs as the
  * leader of its own group (`detached`), so one signal to the group reaches everything it
@@ -22,12 +33,18 @@ export class ProcessGroups {
   private sequence = 0;
   private listening = false;
   private readonly onExit = () => this.killAll();
-  private readonly onSignal = (signal: NodeJS.Signals) => {
-    this.killAll();
-    this.stopListening();
-    // Nobody else handles it: die of the signal as Node would have without us.
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
+  private readonly onSignal = Object.assign(
+    (signal: NodeJS.Signals) => {
+      if (this.options.resident && handledElsewhere(signal)) return;
+      this.killAll();
+      this.stopListening();
+      // Nobody else handles it: die of the signal as Node would have without us.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    },
+    { [GROUPS_LISTENER]: true },
+  );
+
+  constructor(private readonly options: ProcessGroupsOptions = {}) {}
 
   /** A fresh tag for one child's environment. */
   nextTag(): string {
@@ -68,6 +85,11 @@ export class ProcessGroups {
     process.off("exit", this.onExit);
     for (const signal of EXIT_SIGNALS) process.off(signal, this.onSignal);
   }
+}
+
+/** True when a listener other than a process-groups one handles `signal` (hx will not die of it). */
+function handledElsewhere(signal: NodeJS.Signals): boolean {
+  return process.listeners(signal).some((listener) => !(GROUPS_LISTENER in listener));
 }
 
 function killGroup(pgid: number): void {

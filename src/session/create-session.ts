@@ -78,6 +78,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
       clientVersion: env.version ?? "0.0.0",
       log: env.log,
       verbose: env.verbose,
+      sandboxMode: env.sandboxMode,
     });
   const model = new SwitchableModel(env.provider);
   const basics: SessionBasics = {

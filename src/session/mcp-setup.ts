@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import os from "node:os";
 import type { LoadedSettings, McpSettings } from "../config/settings.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
@@ -8,14 +9,19 @@ import {
   readApprovals,
   recordApprovals,
 } from "../mcp/approvals.js";
-import { describeEntry, type McpServerDefinition } from "../mcp/config.js";
+import { describeEntry, isStdioEntry, type McpServerDefinition } from "../mcp/config.js";
 import type { McpConnection } from "../mcp/connection.js";
 import { McpManager } from "../mcp/manager.js";
+import { sandboxedLauncher } from "../mcp/server-launcher.js";
+import { resolveServerSandbox, withPackageCaches } from "../mcp/server-sandbox.js";
 import { loadMcpConfiguration } from "../mcp/sources.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
 import type { ToolSink } from "../mcp/tool-shelf.js";
 import { buildToolSurface, type SurfaceSettings } from "../mcp/tool-surface.js";
 import type { PermissionAsker } from "../permissions/index.js";
+import { ProcessGroups } from "../process/process-groups.js";
+import { createSandbox } from "../sandbox/sandbox.js";
+import type { SandboxMode } from "../sandbox/types.js";
 import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
 
 /** Defaults of `mcp` in settings (see docs/mcp.md). */
@@ -40,6 +46,8 @@ export interface McpSetupOptions {
   verbose: boolean;
   env?: Readonly<Record<string, string | undefined>>;
   homeDir?: string;
+  /** `--sandbox MODE` / HX_SANDBOX: stdio servers follow it (off: not sandboxed). */
+  sandboxMode?: SandboxMode;
 }
 
 export interface McpSetup {
@@ -80,20 +88,36 @@ export function startMcp(options: McpSetupOptions): McpSetup | undefined {
 
   const mcp = resolveMcpSettings(options.settings.merged.mcp, options.contextWindow);
   const env = options.env ?? process.env;
+  const notify =
+    options.notify ?? ((level, text) => options.log(level === "warn" ? `warning: ${text}` : text));
+  const policy = resolveServerSandbox({
+    settings: options.settings.merged,
+    flag: options.sandboxMode,
+    workspaceRoot: realpathSync(options.cwd),
+    home: options.homeDir,
+  });
+  const anyStdio = config.servers.some((d) => isStdioEntry(d.entry) && d.entry.sandbox !== false);
+  const sandbox = policy.enabled && anyStdio ? createSandbox(withPackageCaches(policy.options)) : undefined;
+  const groups = new ProcessGroups({ resident: true });
   const manager = new McpManager({
     servers: states,
     cwd: options.cwd,
     env,
     clientVersion: options.clientVersion,
     startupTimeoutMs: numberFrom(env.MCP_TIMEOUT) ?? MCP_DEFAULTS.startupTimeoutMs,
-    notify: options.notify ?? ((level, text) => options.log(level === "warn" ? `warning: ${text}` : text)),
+    launch: sandboxedLauncher({ policy, sandbox, groups, warn: (text) => notify("warn", text) }),
+    notify,
   });
   manager.start();
   const toolTimeout = numberFrom(env.MCP_TOOL_TIMEOUT) ?? mcp.toolTimeoutMs;
 
   const setup: McpSetup = {
     manager,
-    close: () => manager.close(),
+    async close() {
+      await manager.close();
+      groups.killAll();
+      sandbox?.dispose();
+    },
     async approve(ask, names) {
       const pending = manager.states
         .filter((s) =>
@@ -229,7 +253,9 @@ async function askApproval(
     `This project configures ${many ? "MCP servers that run" : "an MCP server that runs"} on your machine:`,
   );
   for (const definition of pending)
-    log(`  ${definition.name}: ${describeEntry(definition.entry)}  (${definition.file})`);
+    log(
+      `  ${definition.name}: ${describeEntry(definition.entry)}${isStdioEntry(definition.entry) && definition.entry.sandbox === false ? "  [outside the OS sandbox]" : ""}  (${definition.file})`,
+    );
   log("[y]es starts them (remembered for these entries), [a]lways also any server the project adds later.");
   return ask({
     tool: "mcp",

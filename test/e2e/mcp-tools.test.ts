@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processesMatching } from "../sandbox/sandbox-support.js";
 import {
   EVERYTHING,
   FIXTURE_SERVER,
@@ -240,9 +241,9 @@ describe("MCP failures", () => {
     expect(names).toContain("mcp__fx__echo");
     expect(names).not.toContain("mcp__fx__broken");
     expect(loggedMessages(log).some((m) => m.method === "notifications/cancelled")).toBe(true);
-    // The server ignores stdin closing and SIGTERM; hx must not leave it running.
-    const pid = loggedMessages(log).find((m) => m.event === "start").pid;
-    await expect.poll(() => isAlive(pid)).toBe(false);
+    // The server ignores stdin closing and SIGTERM; hx must not leave it (or its sandbox) running.
+    // Its own pid is of the sandbox's PID namespace: look for its command line instead.
+    await expect.poll(() => processesMatching(log)).toEqual([]);
   });
 
   it("goes on without a server that cannot start, saying why", async () => {
@@ -265,12 +266,3 @@ describe("MCP failures", () => {
     expect(messagesOf(h.server.requests[0])[0].content).not.toContain("MCP tools");
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -148,7 +148,7 @@ export async function runInteractiveCommand(
   const command = commands.find((c) => c.name === name);
   if (command) {
     try {
-      await command.run(args, io);
+      await command.run(args, { ...io, submit: (text) => host.sendPrompt(text, io.signal) });
     } catch (error) {
       io.print(`/${name} failed: ${errorMessage(error)}`);
     }

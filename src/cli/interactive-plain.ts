@@ -29,6 +29,9 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     historySize: 500,
     terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
   });
+  // The iterator is taken before anything is awaited (opening the session waits for MCP
+  // servers), so no typed or piped line is missed: readline drops lines nobody listens to.
+  const typed = rl[Symbol.asyncIterator]();
   const ask = process.stdin.isTTY ? createTerminalAsker({ readline: rl, output: process.stderr }) : undefined;
   let session: AgentSession = await openSession(prepared, flags, { log, ask });
   const render = createTerminalRenderer({
@@ -78,8 +81,6 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     `${pc.bold("hx")} ${VERSION} · ${provider.name}/${provider.model} · ${prepared.cwd}\n`,
   );
   process.stdout.write(`${pc.dim("Type /help for commands, /exit or Ctrl-D to leave.")}\n`);
-  // The iterator is taken before anything is awaited, so no typed (or piped) line is missed.
-  const typed = rl[Symbol.asyncIterator]();
   const lines = setup.firstPrompt
     ? prependLine(setup.firstPrompt, typed)
     : { [Symbol.asyncIterator]: () => typed };

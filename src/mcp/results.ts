@@ -25,7 +25,8 @@ export function toToolOutput(result: CallToolResult): ToolOutput {
   return { content: content === "" ? "(the tool returned no content)" : content };
 }
 
-function renderBlock(block: Block): string {
+/** One content block as text: text as it is, other content as a one-line note (see toToolOutput). */
+export function renderBlock(block: Block): string {
   switch (block.type) {
     case "text":
       return block.text;

@@ -59,8 +59,6 @@ export interface SessionRunResult extends AgentResult {
  */
 export class AgentSession {
   readonly conversation: Conversation;
-  /** `/name` commands of the interactive session, from every capability. */
-  readonly commands: readonly SlashCommand[];
   readonly transcript: { id: string; file: string };
   /** The model; `model.switchTo(provider)` changes it for the next prompt. */
   readonly model: SwitchableModel;
@@ -84,18 +82,25 @@ export class AgentSession {
     this.permissions = init.permissions;
     this.sandbox = init.sandbox;
     this.invocable = init.skills ?? (() => []);
-    this.commands = from((c) => c.commands);
     this.extensions = from((c) => c.extensions);
     this.promptFilters = from((c) => c.promptFilters);
     this.observers = from((c) => c.observers);
   }
 
-  /** The system prompt every request of this session sends. */
+  /**
+   * `/name` commands of the interactive session, from every capability, read each time: a
+   * capability may add commands later (the prompts of an MCP server that finished starting).
+   */
+  get commands(): readonly SlashCommand[] {
+    return this.init.capabilities.flatMap((c) => c.commands ?? []);
+  }
+
   /** The skills `/name` invokes now (with their argument hints), for completion; follows hot reloads. */
   get skills(): ReadonlyArray<InvocableSkill> {
     return this.invocable();
   }
 
+  /** The system prompt every request of this session sends. */
   get systemPrompt(): string {
     return this.init.system;
   }

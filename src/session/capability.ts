@@ -19,6 +19,11 @@ export interface SlashCommandIO {
   print: (text: string) => void;
   emit: EventSink;
   signal: AbortSignal;
+  /**
+   * Sends text as the user's next turn, as if typed (its prompt filters run): interactive
+   * front ends only.
+   */
+  submit?: (prompt: string) => Promise<void>;
 }
 
 /** A command typed at the interactive prompt as `/name args`. */
@@ -26,6 +31,8 @@ export interface SlashCommand {
   name: string;
   usage: string;
   description: string;
+  /** What the arguments are, for completion (`<file> [focus]`). */
+  argumentHint?: string;
   run(args: string, io: SlashCommandIO): Promise<void> | void;
 }
 

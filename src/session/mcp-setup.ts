@@ -23,6 +23,7 @@ import { ProcessGroups } from "../process/process-groups.js";
 import { createSandbox } from "../sandbox/sandbox.js";
 import type { SandboxMode } from "../sandbox/types.js";
 import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
+import { mcpPromptEntries } from "./mcp-prompts.js";
 
 /** Defaults of `mcp` in settings (see docs/mcp.md). */
 export const MCP_DEFAULTS = {
@@ -182,12 +183,18 @@ export async function setUpMcp(
       `mcp: ${tools} tools; ${surface.deferred ? "listed in a catalog, loaded on demand" : "schemas sent as tools"} (budget ${setup.settings.budgetTokens.toLocaleString("en-US")} tokens)`,
     );
   }
+  const prompts = mcpPromptEntries(setup.manager);
+  const status = mcpCommand(setup, os.homedir(), prompts.commands);
   return {
     name: "mcp",
     tools: surface.tools,
     promptSections: [surface.catalog],
     extensions: [surface.extension],
-    commands: [mcpCommand(setup, os.homedir())],
+    promptFilters: [prompts.filter],
+    // Read each time: the prompts of a server that finishes starting later join.
+    get commands() {
+      return [status, ...prompts.commands()];
+    },
     attach: surface.attach,
     close: () => setup.close(),
   };
@@ -201,7 +208,7 @@ function reportSkipped(connection: McpConnection, basics: SessionBasics): void {
 }
 
 /** `/mcp`: the servers and their state; `/mcp approve [NAME…]` starts project servers now. */
-function mcpCommand(setup: McpSetup, home: string): SlashCommand {
+function mcpCommand(setup: McpSetup, home: string, prompts: () => SlashCommand[]): SlashCommand {
   return {
     name: "mcp",
     usage: "/mcp [approve NAME…]",
@@ -232,6 +239,11 @@ function mcpCommand(setup: McpSetup, home: string): SlashCommand {
           { home },
         ),
       );
+      const offered = prompts();
+      if (offered.length === 0) return;
+      const width = Math.max(...offered.map((c) => c.usage.length));
+      io.print(`Prompts (type one as a command; it is sent as your message):`);
+      for (const command of offered) io.print(`  ${command.usage.padEnd(width)}  ${command.description}`);
     },
   };
 }

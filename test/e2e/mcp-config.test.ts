@@ -170,14 +170,14 @@ describe("hx mcp", () => {
     const list = await runHx(["mcp", "list", "-C", h.work, "--json"], { env: { ...env, TOKEN: "t" } });
     const report = JSON.parse(list.stdout);
     const byName = Object.fromEntries(report.servers.map((s: { name: string }) => [s.name, s]));
-    expect(byName.fx).toMatchObject({ status: "ready", tools: 6, prompts: 1, scope: "local" });
+    expect(byName.fx).toMatchObject({ status: "ready", tools: 6, prompts: 3, scope: "local" });
     expect(byName.fx.schemaTokens).toBeGreaterThan(50);
     expect(byName.web).toMatchObject({ status: "failed", scope: "project" });
     expect(list.code).toBe(1);
     expect(loggedMessages(log).some((m) => m.method === "tools/list")).toBe(true);
 
     const text = await runHx(["mcp", "list", "-C", h.work], { env: { ...env, TOKEN: "t" } });
-    expect(text.stdout).toMatch(/fx\s+ready: 6 tools \(~[\d,]+ schema tokens\), 1 prompt/);
+    expect(text.stdout).toMatch(/fx\s+ready: 6 tools \(~[\d,]+ schema tokens\), 3 prompts/);
     expect(text.stdout).toContain("schemas are sent with every request");
 
     const remove = await runHx(["mcp", "remove", "-C", h.work, "web"], { env });

@@ -391,8 +391,12 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
         ? [
             ...interactiveCommands(host)
               .filter((c) => c.name !== "quit")
-              .map((c) => ({ name: c.name, description: c.description })),
-            ...session.skills.map((s) => ({ name: s.name, description: s.description.split("\n")[0] })),
+              .map((c) => ({ name: c.name, description: c.description, argumentHint: c.argumentHint })),
+            ...session.skills.map((s) => ({
+              name: s.name,
+              description: s.description.split("\n")[0],
+              argumentHint: s.argumentHint,
+            })),
           ]
         : [],
     ),

@@ -13,6 +13,7 @@ export { findProjectRoot };
 
 import { findSkillByName, unknownSkillMessage } from "../skills/load-skill-tool.js";
 import { listSkillFiles } from "../skills/skill-content.js";
+import { unusableNameReason } from "../skills/skill-fields.js";
 import type { Skill } from "../skills/types.js";
 import { findSkillFile, type SkillValidation, validateName, validateSkillPath } from "../skills/validate.js";
 import { resolveRun } from "./prepare-run.js";
@@ -124,6 +125,15 @@ export function listSkills(
   if (budget) io.out(`\n${budget}\n`);
   const shadowed = discovery.diagnostics.filter((d) => d.code === "skill.shadowed");
   for (const diagnostic of shadowed) io.out(`note: ${formatDiagnostic(diagnostic)}\n`);
+  // Skipped files and limits hit (frontmatter warnings are shown under their skill above).
+  const other = discovery.diagnostics.filter(
+    (d) => d.code !== "skill.shadowed" && d.code !== "skill.frontmatter",
+  );
+  for (const diagnostic of other) {
+    const file =
+      diagnostic.file && /\p{Cc}/u.test(diagnostic.file) ? JSON.stringify(diagnostic.file) : diagnostic.file;
+    io.out(`${diagnostic.level}: ${formatDiagnostic({ ...diagnostic, file })}\n`);
+  }
   return 0;
 }
 
@@ -179,9 +189,13 @@ export function validateSkills(
   } else {
     if (results.length === 0) io.out("No skills to validate.\n");
     for (const result of results) {
-      io.out(`${result.valid ? "ok     " : "INVALID"} ${result.name}  ${result.path}\n`);
+      // A name that could break the line (a newline, an escape) is shown escaped, here and
+      // where the reference's messages quote it.
+      const shown = unusableNameReason(result.name) ? JSON.stringify(result.name).slice(1, -1) : result.name;
+      const escape = (text: string) => (shown === result.name ? text : text.split(result.name).join(shown));
+      io.out(`${result.valid ? "ok     " : "INVALID"} ${shown}  ${result.path}\n`);
       for (const diagnostic of result.diagnostics)
-        io.out(`  ${diagnostic.level}: ${indent(diagnostic.message)}\n`);
+        io.out(`  ${diagnostic.level}: ${indent(escape(diagnostic.message))}\n`);
     }
     const invalid = results.filter((r) => !r.valid).length;
     if (results.length > 0) io.out(`\n${results.length - invalid} valid, ${invalid} invalid\n`);

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { RunFlags } from "./run-config.js";
 import type { Io, SkillsCommandDeps } from "./skills-actions.js";
 import type { EvalFlags } from "./skills-eval.js";
+import { neutraliseTerminalText } from "./terminal-safe.js";
 
 export type { SkillsCommandDeps } from "./skills-actions.js";
 
@@ -12,8 +13,13 @@ const load = () => import("./skills-actions.js");
 /** Adds `hx skills list|show|validate|eval|add|update|remove|stats|new`. */
 export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps = {}): Command {
   const io: Io = {
-    out: deps.out ?? ((text) => process.stdout.write(text)),
-    err: deps.err ?? ((text) => process.stderr.write(text)),
+    // On a terminal, text from skill files (names, descriptions, bodies, paths) cannot drive it.
+    out:
+      deps.out ??
+      ((text) => process.stdout.write(process.stdout.isTTY ? neutraliseTerminalText(text) : text)),
+    err:
+      deps.err ??
+      ((text) => process.stderr.write(process.stderr.isTTY ? neutraliseTerminalText(text) : text)),
     exit:
       deps.setExitCode ??
       ((code) => {

@@ -7,6 +7,7 @@ import { errorMessage } from "../core/error-message.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import { forbidsImplicitInvocation } from "./openai-yaml.js";
 import { parseSkillFile } from "./parse.js";
+import { unusableNameReason } from "./skill-fields.js";
 import type { Skill, SkillSource } from "./types.js";
 import { SKILL_FILE_NAMES } from "./validate.js";
 
@@ -283,9 +284,27 @@ export function readSkill(file: string, source: SkillSource, diagnostics: Diagno
   return undefined;
 }
 
-function toSkill(file: string, text: string, source: SkillSource, diagnostics: Diagnostic[]): Skill {
+function toSkill(
+  file: string,
+  text: string,
+  source: SkillSource,
+  diagnostics: Diagnostic[],
+): Skill | undefined {
   const dir = path.dirname(file);
   const { disableModelInvocation, ...parsed } = parseSkillFile(text, path.basename(dir));
+  // Neither the frontmatter nor the folder gives a name that is safe in the catalog, a tag and
+  // the terminal (the folder name is the fallback, so both failed).
+  const unusable = unusableNameReason(parsed.name);
+  if (unusable !== undefined) {
+    diagnostics.push(
+      skillWarning(
+        "skill.name.unusable",
+        `skipped: its name ${JSON.stringify(parsed.name)} cannot name a skill (${unusable}). Give it a name of letters, digits and hyphens.`,
+        file,
+      ),
+    );
+    return undefined;
+  }
   const implicitForbidden = !disableModelInvocation && forbidsImplicitInvocation(dir, parsed.warnings);
   for (const warning of parsed.warnings) diagnostics.push(skillWarning("skill.frontmatter", warning, file));
   return {

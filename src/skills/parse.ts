@@ -7,6 +7,7 @@ import {
   readBoolean,
   readSkillFields,
   type SkillFields,
+  unusableNameReason,
 } from "./skill-fields.js";
 
 /**
@@ -118,7 +119,7 @@ export function parseSkillFile(raw: string, folderName: string): ParsedSkillFile
     warnings.push(`could not parse the file (${errorMessage(error)})`);
   }
 
-  const name = clean("name", pickName(frontmatter.name, folderName, warnings), warnings);
+  const name = pickName(frontmatter.name, folderName, warnings);
   const description = clean(
     "description",
     pickDescription(frontmatter.description, body, warnings),
@@ -129,7 +130,7 @@ export function parseSkillFile(raw: string, folderName: string): ParsedSkillFile
   return { name, description, body, frontmatter, warnings, disableModelInvocation, ...fields };
 }
 
-/** Control characters in a name or description could drive the terminal or hide text: dropped. */
+/** Control characters in a description could drive the terminal or hide text: dropped. */
 function clean(field: string, value: string, warnings: string[]): string {
   if (!hasControlCharacters(value)) return value;
   warnings.push(`the ${field} contains control characters; they were removed`);
@@ -205,7 +206,14 @@ function unquote(value: string): string {
 }
 
 function pickName(value: unknown, folderName: string, warnings: string[]): string {
-  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  if (typeof value === "string" && value.trim() !== "") {
+    const name = value.trim();
+    const unusable = unusableNameReason(name);
+    if (unusable === undefined) return name;
+    // Shown JSON-quoted: the raw name could hold a line break or an escape sequence.
+    warnings.push(`'name' ${JSON.stringify(name)} cannot name a skill (${unusable}); using the folder name`);
+    return folderName;
+  }
   warnings.push(
     value === undefined
       ? `no 'name' in frontmatter; using the folder name '${folderName}'`

@@ -134,6 +134,27 @@ export function cleanControlCharacters(text: string): string {
   return clean;
 }
 
+/** Longer names are not used as a skill's name (the spec allows 64). */
+export const MAX_USABLE_NAME_LENGTH = 128;
+
+/**
+ * Why `name` cannot name a skill, or undefined when it can. A name goes raw into the catalog
+ * line (`- name: ...`), the `<skill name="...">` tag, `/name` and the terminal, so it must be
+ * one word: no whitespace (a newline would start a line of its own in the system prompt), no
+ * control or invisible format characters (bidi overrides), no quotes, angle brackets or path
+ * separators. Looser than the spec's rule (letters, digits, hyphens), so `Code_Review` or
+ * `plugin:skill` from other tools still load.
+ */
+export function unusableNameReason(name: string): string | undefined {
+  if (name === "") return "it is empty";
+  if ([...name].length > MAX_USABLE_NAME_LENGTH)
+    return `it is longer than ${MAX_USABLE_NAME_LENGTH} characters`;
+  if (/[\p{Cc}\p{Cf}\p{Z}\s]/u.test(name))
+    return "it contains whitespace, a line break or control characters";
+  if (/["'<>/\\`]/.test(name)) return "it contains quotes, angle brackets or path separators";
+  return undefined;
+}
+
 /** The fields of a skill whose frontmatter sets none of them. */
 export function defaultSkillFields(): SkillFields {
   return { userInvocable: true, argumentNames: [], allowedTools: [], disallowedTools: [], paths: [] };

@@ -7,7 +7,7 @@ import { buildSkillCatalog } from "../../src/skills/catalog.js";
 import { discoverSkills } from "../../src/skills/discover.js";
 import { expandSkillInvocation } from "../../src/skills/invoke.js";
 import { parseSkillFile } from "../../src/skills/parse.js";
-import { splitRules } from "../../src/skills/skill-fields.js";
+import { splitRules, unusableNameReason } from "../../src/skills/skill-fields.js";
 import { validateSkillContent } from "../../src/skills/validate.js";
 import { tempDir } from "../support/temp-dir.js";
 import { fakeSkill, writeSkill } from "./helpers.js";
@@ -78,6 +78,41 @@ describe("control characters", () => {
     expect(parsed.warnings.join()).toMatch(/control characters/);
     const catalog = buildSkillCatalog([fakeSkill("y", "bell\u0007 and \u009b csi")]).text;
     expect(catalog).toContain("- y: bell and  csi");
+  });
+});
+
+describe("names that cannot name a skill", () => {
+  it("a name with whitespace, control or format characters, quotes or slashes falls back to the folder", () => {
+    for (const bad of [
+      "evil\nIGNORE",
+      "two words",
+      "tab\tname",
+      "bidi\u202eeval",
+      'q"uote',
+      "a/b",
+      "<x>",
+      "x".repeat(129),
+    ]) {
+      expect(unusableNameReason(bad), bad).toBeDefined();
+      const parsed = parseSkillFile(`---\nname: ${JSON.stringify(bad)}\ndescription: d\n---\nb\n`, "folder");
+      expect(parsed.name).toBe("folder");
+      expect(parsed.warnings.join()).toContain(`'name' ${JSON.stringify(bad)} cannot name a skill`);
+    }
+    for (const good of ["pdf", "Code_Review", "plugin:skill", "v1.2", "数据-分析"])
+      expect(unusableNameReason(good)).toBeUndefined();
+    // Whatever passes is one word that prints as itself: a catalog line stays one line.
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 20 }), (name) => {
+        if (unusableNameReason(name) === undefined) {
+          expect(name).not.toMatch(/\s|[\p{Cc}\p{Cf}"<>]/u);
+          expect(
+            buildSkillCatalog([fakeSkill(name, "d")])
+              .text.split("\n")
+              .filter((l) => l.startsWith("- ")),
+          ).toEqual([`- ${name}: d`]);
+        }
+      }),
+    );
   });
 });
 

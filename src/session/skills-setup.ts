@@ -2,7 +2,7 @@ import path from "node:path";
 import type { LoopExtension } from "../agent/extension.js";
 import { findProjectRoot } from "../config/project-root.js";
 import type { Settings } from "../config/settings.js";
-import { findLoadedSkills } from "../context/index.js";
+import { findLoadedSkills, fitSkillToWindow } from "../context/index.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { type Message, userMessage } from "../core/messages.js";
 import type { ScopedPermissionRules } from "../permissions/index.js";
@@ -240,7 +240,21 @@ export async function setUpSkills(
     const invocation = expandSkillInvocation(prompt, [deliver(named)], loaded);
     if (!invocation) return { prompt };
     workspace.allowRead(invocation.skill.dir);
-    return { prompt: invocation.text, meta: { skills: [invocation.span] } };
+    // The body typed in as /name obeys the size rule of a load_skill result.
+    const { span } = invocation;
+    const body = invocation.text.slice(span.start, span.end);
+    const fitted = fitSkillToWindow(body, {
+      skill: span.name,
+      window: options.contextWindow,
+      workspaceRoot: workspace.root,
+      id: `skill-${span.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`,
+    });
+    if (!fitted) return { prompt: invocation.text, meta: { skills: [span] } };
+    log(`warning: ${fitted.notice}`);
+    return {
+      prompt: `${fitted.content}${invocation.text.slice(span.end)}`,
+      meta: { skills: [{ ...span, end: span.start + fitted.content.length }] },
+    };
   };
   const listCommand: SlashCommand = {
     name: "skills",

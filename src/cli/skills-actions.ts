@@ -192,7 +192,8 @@ export function validateSkills(
       // A name that could break the line (a newline, an escape) is shown escaped, here and
       // where the reference's messages quote it.
       const shown = unusableNameReason(result.name) ? JSON.stringify(result.name).slice(1, -1) : result.name;
-      const escapeName = (text: string) => (shown === result.name ? text : text.split(result.name).join(shown));
+      const escapeName = (text: string) =>
+        shown === result.name ? text : text.split(result.name).join(shown);
       io.out(`${result.valid ? "ok     " : "INVALID"} ${shown}  ${result.path}\n`);
       for (const diagnostic of result.diagnostics)
         io.out(`  ${diagnostic.level}: ${indent(escapeName(diagnostic.message))}\n`);

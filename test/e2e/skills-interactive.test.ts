@@ -66,7 +66,7 @@ describe("/skills and /name in the interactive session", () => {
   });
 
   it.skipIf(!TMUX_AVAILABLE)(
-    "full screen: Tab completion shows the argument hint; /skills names the cut skills",
+    "full screen: /skills names the cut skills; the /name completion menu shows the argument hint",
     async () => {
       crowd();
       const cut = await cutByBudget();
@@ -81,14 +81,8 @@ describe("/skills and /name in the interactive session", () => {
         },
       );
       try {
-        // The header names the model once the session (and its skills) is open.
-        await screen.waitFor("openai/test-model");
-        screen.type("/fix");
-        screen.keys("Tab");
-        await screen.waitFor(/fix-issue\s+\[issue\] \[branch\] — Fixes a GitHub issue\./);
-        screen.keys("Escape");
-        await screen.waitFor((text) => !text.includes("— Fixes a GitHub issue."));
-        screen.keys("C-u");
+        // /skills answers once the session (and its skills) is open; completion needs it too.
+        await screen.waitFor("/help for commands");
         screen.type("/skills");
         screen.keys("Enter");
         const shown = await screen.waitFor("The catalog is over its budget");
@@ -97,6 +91,12 @@ describe("/skills and /name in the interactive session", () => {
         const flat = shown.replace(/\n/g, "");
         if (cut.nameOnly.length > 0) expect(flat).toContain(cut.nameOnly.at(-1));
         expect(fixture.server.requests).toHaveLength(0);
+        // Typing a / at the start of the prompt opens the menu (a Tab would pick the entry).
+        screen.type("/fix");
+        await screen.waitFor(/fix-issue\s+\[issue\] \[branch\] — Fixes a GitHub issue\./);
+        screen.keys("Escape");
+        await screen.waitFor((text) => !text.includes("— Fixes a GitHub issue."));
+        screen.keys("C-u");
         screen.type("/fix-issue 7 dev");
         screen.keys("Enter");
         await screen.waitFor("fixed it");

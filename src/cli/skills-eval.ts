@@ -65,13 +65,15 @@ export async function runSkillsEval(names: string[], flags: EvalFlags, io: Io): 
   );
   const outcomes = plans.map((plan) => plan.queries.map((): RunOutcome[] => []));
   let done = 0;
+  // A progress counter redrawn in place is for a person at a terminal, not for a CI log.
+  const progress = !flags.json && process.stderr.isTTY === true;
   await pool(tasks, jobs, async (task) => {
     const outcome = await runOnce(prepared, task.query, discovery.skills, (line) => notes.add(line));
     outcomes[task.p][task.qi].push(outcome);
     done += 1;
-    if (!flags.json) io.err(`\r${done}/${tasks.length} runs`);
+    if (progress) io.err(`\r${done}/${tasks.length} runs`);
   });
-  if (!flags.json && tasks.length > 0) io.err("\n");
+  if (progress && tasks.length > 0) io.err("\n");
   for (const note of notes) io.err(`${note}\n`);
 
   const results: SkillEvalResult[] = plans.map((plan, p) =>

@@ -135,6 +135,61 @@ describe("hx skills eval (fake model server)", () => {
     expect(fixture.server.requests).toHaveLength(9);
   });
 
+  it("-j N runs N sessions at once (their requests overlap); -j 1 runs one at a time", async () => {
+    const queries = ["one", "two", "three", "four"].map((query) => ({ query, should_trigger: false }));
+    writeFileSync(path.join(fixture.project, "q.json"), JSON.stringify(queries));
+    // Each answer takes a while (frames 150 ms apart), so runs started together overlap.
+    fixture.server.replyWith((_request, reply) => {
+      reply.text("an answer", { chunks: 3 }).delay(150);
+    });
+    /** The most requests (from index `from` on) the server was answering at one moment. */
+    const mostAtOnce = (from: number) => {
+      const edges = fixture.server.requests.slice(from).flatMap((r) => [
+        { at: r.receivedAt, step: 1 },
+        { at: r.respondedAt ?? Number.POSITIVE_INFINITY, step: -1 },
+      ]);
+      edges.sort((a, b) => a.at - b.at || a.step - b.step);
+      let now = 0;
+      let most = 0;
+      for (const edge of edges) {
+        now += edge.step;
+        most = Math.max(most, now);
+      }
+      return most;
+    };
+    const evalWith = async (jobs: string) => {
+      const run = await runHx(
+        [
+          "skills",
+          "eval",
+          "course-blog",
+          "--queries",
+          "q.json",
+          "--runs",
+          "1",
+          "-j",
+          jobs,
+          "--json",
+          ...openaiFlags(fixture.server, fixture.project),
+        ],
+        { env: KEYS },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout);
+    };
+    await evalWith("1");
+    expect(fixture.server.requests).toHaveLength(4);
+    expect(mostAtOnce(0)).toBe(1);
+    const report = await evalWith("4");
+    expect(fixture.server.requests).toHaveLength(8);
+    expect(mostAtOnce(4)).toBeGreaterThan(1);
+    expect(report.totals).toMatchObject({ queries: 4, runs: 4, failedRuns: 0 });
+    // Time spent: per skill the sessions' time summed (each answer takes ≥ 300 ms here), in
+    // total the wall-clock time of the whole evaluation.
+    expect(report.skills[0].ms).toBeGreaterThanOrEqual(4 * 300);
+    expect(report.totals.ms).toBeGreaterThanOrEqual(300);
+  });
+
   it("--queries FILE, and clear errors for a skill without queries", async () => {
     scriptServer();
     const file = path.join(fixture.project, "q.json");

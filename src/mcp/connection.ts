@@ -56,6 +56,8 @@ export class McpCallError extends Error {
 
 const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 const STDERR_LINES = 20;
+/** Resources listed at start at most (a filesystem server may have many). */
+const RESOURCE_LIMIT = 500;
 
 /** Lenient list shapes: each item is checked on its own, so one bad tool does not hide the rest. */
 const LooseList = (key: string) =>
@@ -72,6 +74,8 @@ export class McpConnection {
   error?: string;
   tools: McpToolInfo[] = [];
   prompts: McpPromptInfo[] = [];
+  /** The server's resources (the first RESOURCE_LIMIT), for `/mcp` and `hx mcp list`. */
+  resources: Array<{ uri: string; name: string }> = [];
   /** Tools that were not offered to the model, with the reason. */
   skipped: Array<{ tool: string; reason: string }> = [];
   instructions?: string;
@@ -228,6 +232,7 @@ export class McpConnection {
     await Promise.all([
       capabilities.tools ? this.listTools(client) : undefined,
       capabilities.prompts ? this.listPrompts(client).catch(() => {}) : undefined,
+      capabilities.resources ? this.listResources(client).catch(() => {}) : undefined,
     ]);
   }
 
@@ -281,6 +286,17 @@ export class McpConnection {
     } while (cursor);
     this.tools = tools;
     this.skipped = skipped;
+  }
+
+  private async listResources(client: Client): Promise<void> {
+    const resources: Array<{ uri: string; name: string }> = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : {});
+      for (const resource of page.resources) resources.push({ uri: resource.uri, name: resource.name });
+      cursor = page.nextCursor;
+    } while (cursor && resources.length < RESOURCE_LIMIT);
+    this.resources = resources.slice(0, RESOURCE_LIMIT);
   }
 
   private async listPrompts(client: Client): Promise<void> {

@@ -16,6 +16,7 @@ export interface McpServerReport {
   /** Estimated tokens the server's tool schemas cost when they are sent as tools. */
   schemaTokens: number;
   prompts: number;
+  resources: number;
   skills: number;
   /** Tools left out because of malformed schemas. */
   skipped: Array<{ tool: string; reason: string }>;
@@ -38,6 +39,7 @@ export function reportServer(state: McpServerState, skills = 0): McpServerReport
       tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema })),
     ),
     prompts: connection?.prompts.length ?? 0,
+    resources: connection?.resources.length ?? 0,
     skills,
     skipped: connection?.skipped ?? [],
     ...(connection?.placement
@@ -59,7 +61,7 @@ export function formatServerReports(
   for (const report of reports) {
     const state =
       report.status === "ready"
-        ? `ready: ${report.tools} tool${report.tools === 1 ? "" : "s"} (~${report.schemaTokens.toLocaleString("en-US")} schema tokens)${report.prompts ? `, ${report.prompts} prompt${report.prompts === 1 ? "" : "s"}` : ""}${report.skills ? `, ${report.skills} skill${report.skills === 1 ? "" : "s"}` : ""}`
+        ? `ready: ${report.tools} tool${report.tools === 1 ? "" : "s"} (~${report.schemaTokens.toLocaleString("en-US")} schema tokens)${report.prompts ? `, ${report.prompts} prompt${report.prompts === 1 ? "" : "s"}` : ""}${report.resources ? `, ${report.resources} resource${report.resources === 1 ? "" : "s"}` : ""}${report.skills ? `, ${report.skills} skill${report.skills === 1 ? "" : "s"}` : ""}`
         : `${report.status}${report.reason ? `: ${report.reason}` : ""}`;
     lines.push(`  ${report.name.padEnd(width)}  ${state}`);
     lines.push(

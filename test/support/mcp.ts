@@ -1,11 +1,13 @@
 // MCP servers for tests: the real reference servers from npm (pinned dev dependencies) and
 // hx's own fixture server (test/fixtures/mcp/fixture-server.mjs).
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./run-hx.js";
 
 export const FIXTURE_SERVER = path.join(REPO_ROOT, "test/fixtures/mcp/fixture-server.mjs");
+/** `node RECORD_STDIN LOG command args…`: a real server, with what the client sent it logged. */
+export const RECORD_STDIN = path.join(REPO_ROOT, "test/fixtures/mcp/record-stdin.mjs");
 export const LOOPBACK = path.join(REPO_ROOT, "test/fixtures/mcp/loopback.mjs");
 export const EVERYTHING = path.join(
   REPO_ROOT,
@@ -16,6 +18,21 @@ export const MEMORY = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/s
 /** A `.mcp.json` stdio entry running a node script. */
 export function nodeServer(script: string, args: string[] = [], env?: Record<string, string>) {
   return { command: process.execPath, args: [script, ...args], ...(env ? { env } : {}) };
+}
+
+/** A real server started through RECORD_STDIN: what hx sent it lands in `log` (read with loggedMessages). */
+export function recordedServer(
+  log: string,
+  script: string,
+  args: string[] = [],
+  env?: Record<string, string>,
+) {
+  return nodeServer(RECORD_STDIN, [log, process.execPath, script, ...args], env);
+}
+
+/** Why a real server's tests are skipped ("" when its package is installed). */
+export function missingPackage(script: string, name: string): string {
+  return existsSync(script) ? "" : ` (skipped: ${name} is not installed; run npm ci)`;
 }
 
 /** Writes `{mcpServers}` to `file` and returns the file. */

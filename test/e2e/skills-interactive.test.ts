@@ -1,6 +1,7 @@
 // Skills in the interactive session, through the real binary: `/skills` (argument hints, the
 // model-only and waiting skills, the skills the catalog budget cut) in line mode and on the
 // full screen, Tab completion with the argument hint, and `/name args` filling the body.
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHx } from "../support/run-hx.js";
@@ -63,6 +64,37 @@ describe("/skills and /name in the interactive session", () => {
     expect(fixture.server.requests).toHaveLength(1);
     const user = messagesOf(fixture.server.requests[0]).filter((m) => m.role === "user");
     expect(user.at(-1)?.content).toContain("Fix issue #42 on branch main.");
+  });
+
+  it("/reload-skills rescans when watching is off (skills.watch: false): it prints the change and the model is told", async () => {
+    mkdirSync(path.join(fixture.project, ".hx"), { recursive: true });
+    writeFileSync(
+      path.join(fixture.project, ".hx", "settings.json"),
+      JSON.stringify({ skills: { watch: false } }),
+    );
+    const root = path.join(fixture.project, ".agents", "skills");
+    let call = 0;
+    fixture.server.replyWith((_request, reply) => {
+      call += 1;
+      // During the first turn a skill appears on disk; nobody watches, so only /reload-skills sees it.
+      if (call === 1) writeSkill(root, "deploy", "name: deploy\ndescription: Deploys the site.", "Deploy.");
+      reply.text(`answer ${call}`);
+    });
+    const run = await runHx(openaiFlags(fixture.server, fixture.project), {
+      env: KEYS,
+      input: "first\nsecond\n/reload-skills\n/reload-skills\nthird\n/exit\n",
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("  added: deploy\n");
+    expect(run.stdout).toContain("No skill changed.\n");
+    const updates = (n: number) =>
+      messagesOf(fixture.server.requests[n]).filter(
+        (m) => m.role === "user" && String(m.content).startsWith("<skills-update>"),
+      );
+    expect(updates(1)).toHaveLength(0); // not watched: the second prompt knows nothing yet
+    expect(updates(2).map((m) => m.content)).toEqual([
+      "<skills-update>\nThe skills you can load changed since the list in the system prompt:\n- added: deploy: Deploys the site.\n</skills-update>",
+    ]);
   });
 
   it.skipIf(!TMUX_AVAILABLE)(

@@ -1,9 +1,10 @@
 // Every invocation form through the real binary: arguments filled into the body,
 // user-invocable: false refused at the prompt, strict validation as the reference validator.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runHx } from "../support/run-hx.js";
+import { runHx, SHARED_DIR } from "../support/run-hx.js";
+import { tempDir } from "../support/temp-dir.js";
 import { KEYS, messagesOf, openaiFlags, useSeedFixture, writeSkill } from "./skills-support.js";
 
 const fixture = useSeedFixture();
@@ -80,6 +81,37 @@ describe("skill invocation forms (hx binary)", () => {
     expect(whole).toContain("[Note: the skill big is ");
   });
 
+  it("Codex's agents/openai.yaml allow_implicit_invocation: false: out of the catalog and load_skill; /name works", async () => {
+    const dir = writeSkill(
+      skillsDir(),
+      "by-hand",
+      "name: by-hand\ndescription: Only when asked.",
+      "HAND-BODY",
+    );
+    mkdirSync(path.join(dir, "agents"));
+    writeFileSync(path.join(dir, "agents", "openai.yaml"), "policy:\n  allow_implicit_invocation: false\n");
+    fixture.server.reply().tool("load_skill", { name: "by-hand" });
+    fixture.server.reply().text("cannot");
+    fixture.server.reply().text("done by hand");
+    const flags = openaiFlags(fixture.server, fixture.project);
+    const byModel = await runHx(["agent", ...flags, "do it"], { env: KEYS });
+    expect(byModel.code, byModel.stderr).toBe(0);
+    expect(messagesOf(fixture.server.requests[0])[0].content).not.toContain("by-hand");
+    const refused = messagesOf(fixture.server.requests[1]).find((m) => m.role === "tool");
+    expect(refused.content).toMatch(/^Error: /);
+    expect(refused.content).not.toContain("HAND-BODY");
+    const byUser = await runHx(["agent", ...flags, "/by-hand"], { env: KEYS });
+    expect(byUser.code, byUser.stderr).toBe(0);
+    expect(messagesOf(fixture.server.requests[2]).find((m) => m.role === "user").content).toContain(
+      "HAND-BODY",
+    );
+    const list = await runHx(["skills", "list", "--json"], { cwd: fixture.project });
+    expect(JSON.parse(list.stdout).skills.find((s: { name: string }) => s.name === "by-hand")).toMatchObject({
+      inCatalog: false,
+      userInvocable: true,
+    });
+  });
+
   it("refuses /name for a user-invocable: false skill, which the model can still load", async () => {
     writeSkill(
       skillsDir(),
@@ -110,5 +142,60 @@ describe("skill invocation forms (hx binary)", () => {
     const strict = await runHx(["skills", "validate", "--strict", dir], { cwd: fixture.project });
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain("Unexpected fields in frontmatter: disable-model-invocation");
+  });
+});
+
+const CASES_FILE = path.join(SHARED_DIR, "conformance", "agent-skills-cases.json");
+
+describe.skipIf(!existsSync(CASES_FILE))("the reference validator's cases through hx skills validate", () => {
+  it("--strict --json gives the reference's verdict on every case; without --strict only the argued ones differ", async () => {
+    const { cases } = JSON.parse(readFileSync(CASES_FILE, "utf8")) as {
+      cases: Array<{
+        id: string;
+        dir: string;
+        file: string;
+        content: string;
+        skills_ref: { validate: string[] };
+      }>;
+    };
+    const root = tempDir("hx-conformance-cli-");
+    const dirs = cases.map((c, i) => {
+      const dir = path.join(root, String(i), c.dir);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, c.file), c.content);
+      return dir;
+    });
+    const errorsOf = (verdict: { diagnostics: Array<{ level: string; message: string }> }) =>
+      verdict.diagnostics.filter((d) => d.level === "error").map((d) => d.message);
+    const same = (ours: string[], reference: string[]) =>
+      ours.length === reference.length &&
+      ours.every((m, i) =>
+        m.startsWith("Invalid YAML in frontmatter:")
+          ? reference[i].startsWith("Invalid YAML in frontmatter:")
+          : m === reference[i],
+      );
+    const verdicts = async (extra: string[]) => {
+      const run = await runHx(["skills", "validate", "--json", ...extra, ...dirs], { cwd: root });
+      expect(run.code).toBe(1); // some cases are invalid
+      const parsed = JSON.parse(run.stdout) as Array<{
+        valid: boolean;
+        diagnostics: Array<{ level: string; message: string }>;
+      }>;
+      expect(parsed).toHaveLength(cases.length);
+      return parsed;
+    };
+    const strict = await verdicts(["--strict"]);
+    const disagree = cases
+      .filter((c, i) => !same(errorsOf(strict[i]), c.skills_ref.validate))
+      .map((c) => c.id);
+    expect(disagree).toEqual([]);
+    // The lenient verdicts differ exactly where docs/skills.md argues it (the table there).
+    const lenient = await verdicts([]);
+    const differ = cases
+      .filter((c, i) => !same(errorsOf(lenient[i]), c.skills_ref.validate))
+      .map((c) => c.id);
+    expect(differ.sort()).toEqual(["anchor_alias", "disable_model_invocation", "flow_list_allowed_tools"]);
+    const docs = readFileSync(path.join(import.meta.dirname, "../../docs/skills.md"), "utf8");
+    for (const id of differ) expect(docs).toContain(`| \`${id}\``);
   });
 });

@@ -135,6 +135,62 @@ describe("hx skills eval (fake model server)", () => {
     expect(fixture.server.requests).toHaveLength(9);
   });
 
+  it("works the same over the Anthropic Messages wire (--provider anthropic)", async () => {
+    const calls = new Map<string, number>();
+    fixture.server.replyWith((request, reply) => {
+      const last = (request.body.messages as Array<{ role: string; content: unknown }>)
+        .filter((m) => m.role === "user")
+        .at(-1);
+      const content = last?.content;
+      const query =
+        typeof content === "string" ? content : ((content as Array<{ text?: string }>)[0]?.text ?? "");
+      const call = (calls.get(query) ?? 0) + 1;
+      calls.set(query, call);
+      reply.usage({ input: 50, output: 5, cached: 0, cacheWrite: 0, reasoning: 0 });
+      // "deploy now" loads the skill on 2 runs of 3; "hello" never does.
+      if (query === "deploy now" && call !== 2) reply.tool("load_skill", { name: "sync-upstream" });
+      else reply.text("an answer");
+    });
+    const file = path.join(fixture.project, "q.json");
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { query: "deploy now", should_trigger: true },
+        { query: "hello", should_trigger: false },
+      ]),
+    );
+    const run = await runHx(
+      [
+        "skills",
+        "eval",
+        "sync-upstream",
+        "--queries",
+        "q.json",
+        "--json",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        fixture.server.url,
+        "--model",
+        "claude-sonnet-4-6",
+        "-C",
+        fixture.project,
+      ],
+      { env: { ANTHROPIC_API_KEY: "sk-ant-test" } },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(fixture.server.requests.every((r) => r.path.endsWith("/messages"))).toBe(true);
+    const [skill] = JSON.parse(run.stdout).skills;
+    expect(skill.queryResults.map((q: { triggerRate: number }) => q.triggerRate)).toEqual([2 / 3, 0]);
+    expect(skill).toMatchObject({
+      recall: 1,
+      precision: 1,
+      falseTriggers: 0,
+      inputTokens: 300,
+      outputTokens: 30,
+    });
+  });
+
   it("-j N runs N sessions at once (their requests overlap); -j 1 runs one at a time", async () => {
     const queries = ["one", "two", "three", "four"].map((query) => ({ query, should_trigger: false }));
     writeFileSync(path.join(fixture.project, "q.json"), JSON.stringify(queries));

@@ -1,5 +1,6 @@
 // Skills: discovery + parsing cost, catalog overhead per skill, catalog size by skill count.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -15,6 +16,7 @@ import type { Skill } from "../src/skills/types.js";
 import { SkillWatcher, WATCH_DEBOUNCE_MS } from "../src/skills/watch.js";
 import { ToolRegistry } from "../src/tools/registry.js";
 import type { Tool } from "../src/tools/tool.js";
+import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import type { BenchRow } from "./types.js";
 
 const RUNS = 7;
@@ -59,6 +61,7 @@ export async function run(): Promise<BenchRow[]> {
       target: "",
     });
     rows.push(...(await watchRows(root)));
+    rows.push(await idleSessionRow());
     rows.push(announcementRow());
     return rows;
   } finally {
@@ -117,6 +120,75 @@ async function watchRows(root: string): Promise<BenchRow[]> {
   } finally {
     watcher.close();
   }
+}
+
+/**
+ * The same through the real binary: an interactive `hx` (line mode, stdin open, nothing typed)
+ * in a project of 1,000 skills, watching them; the CPU the process uses (from /proc) while it
+ * waits for the user. Linux only (elsewhere the row says so).
+ */
+async function idleSessionRow(): Promise<BenchRow> {
+  const metric = "idle CPU of an interactive hx watching 1000 skills, 3 s (real process)";
+  if (process.platform !== "linux")
+    return { area: "skills", metric, value: "skipped: needs /proc", target: "< 1% of a core" };
+  const project = mkdtempSync(path.join(os.tmpdir(), "hx-skills-idle-"));
+  mkdirSync(path.join(project, ".git"));
+  writeSkills(path.join(project, ".agents", "skills"), 1000);
+  const script = path.join(project, "script.json");
+  writeFileSync(script, JSON.stringify({ replies: [] }));
+  const child = spawn(
+    process.execPath,
+    [HX_BIN, "--provider", "scripted", "--script", script, "-C", project],
+    {
+      cwd: project,
+      env: hxEnv(),
+      stdio: ["pipe", "pipe", "ignore"],
+    },
+  );
+  try {
+    // Ready once the prompt is printed (the session, its skills and watchers are set up).
+    await new Promise<void>((resolve, reject) => {
+      let out = "";
+      child.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("hx >> ")) resolve();
+      });
+      child.once("exit", () => reject(new Error("hx exited before its prompt")));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the start-up's last work settles
+    const ticks = () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
+    };
+    const idleMs = 3000;
+    const before = ticks();
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const cpuMs = (ticks() - before) * 10;
+    const watches = inotifyWatches(child.pid ?? 0);
+    return {
+      area: "skills",
+      metric,
+      value: `${cpuMs} ms (${((cpuMs / idleMs) * 100).toFixed(2)}% of a core, 10 ms resolution; ${watches} inotify watches)`,
+      target: "< 1% of a core",
+      ok: cpuMs / idleMs < 0.01,
+    };
+  } finally {
+    child.kill();
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+/** How many paths the process watches: the `inotify wd:` lines of its descriptors' fdinfo. */
+function inotifyWatches(pid: number): number {
+  let count = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fdinfo`)) {
+    try {
+      count += (readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8").match(/^inotify wd:/gm) ?? []).length;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return count;
 }
 
 /** Bytes one hot-reload announcement adds to the conversation (the system prompt does not change). */

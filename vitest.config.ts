@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    setupFiles: ["./test/support/setup-temp-dirs.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Tests never read the developer's real keys or base URLs.

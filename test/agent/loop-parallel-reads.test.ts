@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import type { LoopExtension } from "../../src/agent/extension.js";
@@ -11,6 +8,7 @@ import { ScriptedProvider } from "../../src/providers/scripted.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/tools/workspace.js";
+import { tempDir } from "../support/temp-dir.js";
 
 /**
  * Tools that record when they start and finish and wait until `release` says so, so the test
@@ -57,7 +55,7 @@ function run(
       provider: model,
       system: "s",
       tools: new ToolRegistry([tools.read, tools.write]),
-      workspace: new Workspace(mkdtempSync(path.join(os.tmpdir(), "hx-parallel-"))),
+      workspace: new Workspace(tempDir("hx-parallel-")),
       maxTurns: 5,
       extensions,
       emit: (event) => {

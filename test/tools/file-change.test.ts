@@ -1,14 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { changeCounts, PLAIN_DIFF_STYLE, renderDiff } from "../../src/cli/diff-view.js";
 import { previewEdit, previewWrite } from "../../src/tools/file-change.js";
 import { Workspace } from "../../src/tools/workspace.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const setup = () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "hx-preview-"));
+  const dir = tempDir("hx-preview-");
   return { dir, workspace: new Workspace(dir) };
 };
 

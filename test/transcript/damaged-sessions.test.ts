@@ -2,7 +2,7 @@
 // one kept, a damaged compaction or history line never breaks a resume, folders are unique
 // per project path (older folders still found), and one process writes a session at a time.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,12 +11,13 @@ import { lockFileFor, SessionLock } from "../../src/transcript/lock.js";
 import { legacyProjectSessionsDir, projectSessionsDir } from "../../src/transcript/paths.js";
 import { INTERRUPTED_RESULT, parseTranscript } from "../../src/transcript/reader.js";
 import { latestSession, listSessions, resumeSession } from "../../src/transcript/sessions.js";
+import { tempDir } from "../support/temp-dir.js";
 
 let home: string;
 let savedHome: string | undefined;
 beforeEach(() => {
   savedHome = process.env.HOME;
-  home = mkdtempSync(path.join(os.tmpdir(), "hx-home-"));
+  home = tempDir("hx-home-");
   process.env.HOME = home;
 });
 afterEach(() => {
@@ -140,7 +141,7 @@ describe("session folders", () => {
 
 describe("one writer per session", () => {
   it("a second resume of a live session forks a new session with the same history", () => {
-    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hx-ws-")));
+    const root = tempDir("hx-ws-");
     const file = writeSession(
       projectSessionsDir(root),
       "live",
@@ -172,7 +173,7 @@ describe("one writer per session", () => {
   });
 
   it("a lock left by a killed process is taken over, and the interrupted call is marked", () => {
-    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hx-ws-")));
+    const root = tempDir("hx-ws-");
     const call = { id: "c1", name: "bash", arguments: '{"command":"make"}' };
     const file = writeSession(
       projectSessionsDir(root),

@@ -101,6 +101,12 @@ describe("/skills and /name in the interactive session", () => {
     "full screen: /skills names the cut skills; the /name completion menu shows the argument hint",
     async () => {
       crowd();
+      writeSkill(
+        path.join(fixture.project, ".agents", "skills"),
+        "house-rules",
+        "name: house-rules\ndescription: The house rules.",
+        "R.",
+      );
       const cut = await cutByBudget();
       fixture.server.reply().text("fixed it");
       const screen = startScreen(
@@ -128,6 +134,15 @@ describe("/skills and /name in the interactive session", () => {
         await screen.waitFor(/fix-issue\s+\[issue\] \[branch\] — Fixes a GitHub issue\./);
         screen.keys("Escape");
         await screen.waitFor((text) => !text.includes("— Fixes a GitHub issue."));
+        screen.keys("C-u");
+        // A user-invocable: false skill is never offered: /house shows house-rules only.
+        screen.type("/house");
+        // A menu row is the name (no slash) and its description; /skills' rows start with "/".
+        const menuRow = (name: string) => new RegExp(`(^|[^/\\w-])${name} {2,}\\S`, "m");
+        const menu = await screen.waitFor(menuRow("house-rules"));
+        expect(menu).not.toMatch(menuRow("house-style"));
+        screen.keys("Escape");
+        await screen.waitFor((text) => !menuRow("house-rules").test(text));
         screen.keys("C-u");
         screen.type("/fix-issue 7 dev");
         screen.keys("Enter");

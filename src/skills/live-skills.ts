@@ -178,7 +178,7 @@ export function announcementText(changes: readonly SkillChange[]): string {
     switch (change.kind) {
       case "added":
         return change.touched
-          ? `- now available: ${change.name}${description} (it applies to ${change.touched})`
+          ? `- now available: ${change.name}${description} (it applies to ${oneLine(change.touched)})`
           : `- added: ${change.name}${description}`;
       case "removed":
         return `- removed: ${change.name} (do not load it)`;

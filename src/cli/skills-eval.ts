@@ -59,6 +59,12 @@ export async function runSkillsEval(names: string[], flags: EvalFlags, io: Io): 
   }));
 
   const notes = new Set<string>();
+  // A fresh session does not list a conditional skill: its figures would measure it unseen.
+  for (const { skill } of plans)
+    if (skill.paths.length > 0)
+      notes.add(
+        `note: ${skill.name} is conditional (paths: ${skill.paths.join(", ")}): a session lists it only after a tool touches a matching file, so a fresh session's first reply rarely loads it. To measure its description, evaluate a copy without paths:.`,
+      );
   const started = Date.now();
   const tasks = plans.flatMap((plan, p) =>
     plan.queries.flatMap((q, qi) => Array.from({ length: runs }, () => ({ p, qi, query: q.query }))),

@@ -284,6 +284,33 @@ describe("hx skills eval (fake model server)", () => {
   });
 });
 
+describe("hx skills eval of a conditional skill", () => {
+  it("says that a fresh session does not list it (its figures measure it unseen)", async () => {
+    const dir = path.join(fixture.project, ".agents", "skills", "ts-style");
+    mkdirSync(path.join(dir, "evals"), { recursive: true });
+    writeFileSync(
+      path.join(dir, "SKILL.md"),
+      '---\nname: ts-style\ndescription: TS rules.\npaths: "src/**/*.ts"\n---\nRules.\n',
+    );
+    writeFileSync(
+      path.join(dir, "evals", "triggers.json"),
+      JSON.stringify([{ query: "q", should_trigger: true }]),
+    );
+    fixture.server.replyWith((_request, reply) => {
+      reply.text("an answer");
+    });
+    const run = await runHx(
+      ["skills", "eval", "ts-style", "--runs", "1", ...openaiFlags(fixture.server, fixture.project)],
+      { env: KEYS },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "note: ts-style is conditional (paths: src/**/*.ts): a session lists it only after a tool touches a matching file",
+    );
+    expect(messagesOf(fixture.server.requests[0])[0].content).not.toContain("ts-style");
+  });
+});
+
 describe("hx skills new", () => {
   it("writes a starter evals/triggers.json that eval reads", async () => {
     const project = tempDir("hx-new-");

@@ -311,6 +311,42 @@ describe("hx skills eval of a conditional skill", () => {
   });
 });
 
+describe("hx skills eval when the provider fails", () => {
+  it("a query with no completed run is ERROR (exit 1), left out of recall and precision", async () => {
+    const dir = tempDir("hx-eval-script-");
+    writeFileSync(
+      path.join(dir, "q.json"),
+      JSON.stringify([
+        { query: "update the reference", should_trigger: true },
+        { query: "and again", should_trigger: true },
+      ]),
+    );
+    writeFileSync(
+      path.join(dir, "script.json"),
+      JSON.stringify({
+        replies: [
+          { toolCalls: [{ name: "load_skill", arguments: { name: "sync-upstream" } }] },
+          { error: { kind: "auth", message: "bad key" } },
+        ],
+      }),
+    );
+    const args = ["skills", "eval", "sync-upstream", "--queries", path.join(dir, "q.json"), "--runs", "1"];
+    const scripted = [
+      "--provider",
+      "scripted",
+      "--script",
+      path.join(dir, "script.json"),
+      "-C",
+      fixture.project,
+    ];
+    const run = await runHx([...args, ...scripted], { env: KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^ {3}err {2}ERROR {3}load {5}\w+ {2}and again {2}\(bad key\)$/m);
+    expect(run.stdout).toContain("recall 1.00  precision 1.00  false triggers 0  passed 1/2");
+    expect(run.stdout).toMatch(/total: 1 skill\(s\), 2 queries, 2 runs \(1 failed\)/);
+  });
+});
+
 describe("hx skills new", () => {
   it("writes a starter evals/triggers.json that eval reads", async () => {
     const project = tempDir("hx-new-");

@@ -57,4 +57,22 @@ describe("scoring", () => {
     expect(result.queryResults[0]).toMatchObject({ triggerRate: 0.5, passed: true, errors: ["boom"] });
     expect(result).toMatchObject({ recall: 1, precision: 1, failedRuns: 1 });
   });
+
+  it("a query whose every run failed fails, but is left out of recall and precision", () => {
+    const result = scoreSkill(
+      "s",
+      [
+        { query: "ok", shouldTrigger: true, split: "train" },
+        { query: "down", shouldTrigger: true, split: "train" },
+      ],
+      [[run(["s"])], [failed, failed]],
+      0.5,
+    );
+    expect(result.queryResults[1]).toMatchObject({
+      triggerRate: null,
+      passed: false,
+      errors: ["boom", "boom"],
+    });
+    expect(result).toMatchObject({ queries: 2, passed: 1, recall: 1, precision: 1, failedRuns: 2 });
+  });
 });

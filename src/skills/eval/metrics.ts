@@ -117,9 +117,12 @@ function scoreQuery(
 
 function figures(results: readonly QueryResult[]): SplitFigures {
   const triggered = (r: QueryResult) => r.triggered;
-  const positives = results.filter((r) => r.shouldTrigger);
+  // A query whose every run failed has no rate: it fails, but it is no evidence of a miss, so
+  // recall and precision leave it out (a provider outage is not a recall of 0).
+  const measured = results.filter((r) => r.triggerRate !== null);
+  const positives = measured.filter((r) => r.shouldTrigger);
   const truePositives = positives.filter(triggered).length;
-  const allTriggered = results.filter(triggered).length;
+  const allTriggered = measured.filter(triggered).length;
   return {
     queries: results.length,
     passed: results.filter((r) => r.passed).length,

@@ -41,7 +41,8 @@ export function formatEvalTable(report: EvalReport): string {
     lines.push("  rate  result  expect   split  query");
     for (const q of skill.queryResults) {
       const rate = q.triggerRate === null ? " err" : `${q.triggers}/${q.runs - q.errors.length}`.padStart(4);
-      const result = q.passed ? "ok    " : q.shouldTrigger ? "MISS  " : "FALSE ";
+      const result =
+        q.triggerRate === null ? "ERROR " : q.passed ? "ok    " : q.shouldTrigger ? "MISS  " : "FALSE ";
       const expect = q.shouldTrigger ? "load   " : "no load";
       const instead = Object.entries(q.otherSkills)
         .map(([name, n]) => `${name} x${n}`)

@@ -14,6 +14,7 @@ import {
   resetApprovals,
 } from "../mcp/approvals.js";
 import { describeEntry, type McpServerEntry, parseServerEntries } from "../mcp/config.js";
+import { listMcpSkills } from "../mcp/skills.js";
 import { loadMcpConfiguration, MCP_JSON } from "../mcp/sources.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
 import { MCP_DEFAULTS, resolveMcpSettings, startMcp } from "../session/mcp-setup.js";
@@ -49,7 +50,11 @@ export async function listServers(
   }
   try {
     await setup.manager.waitForStart(MCP_DEFAULTS.startupTimeoutMs);
-    const reports = setup.manager.states.map((state) => reportServer(state));
+    const skills = await listMcpSkills(setup.manager.connections(), MCP_DEFAULTS.startupTimeoutMs);
+    for (const diagnostic of skills.diagnostics) err(`warning: ${diagnostic.message}`);
+    const reports = setup.manager.states.map((state) =>
+      reportServer(state, skills.counts.get(state.definition.name)),
+    );
     const settings = resolveMcpSettings(resolved.settings.merged.mcp, resolved.contextWindow);
     const tokens = reports.reduce((sum, r) => sum + r.schemaTokens, 0);
     const deferred =

@@ -7,6 +7,7 @@ import { checkInputSchema } from "./schema-check.js";
 import { plainLauncher, type ServerLauncher } from "./server-launcher.js";
 import type { ServerProcess } from "./server-process.js";
 import type { ServerPlacement } from "./server-sandbox.js";
+import { SKILLS_EXTENSION } from "./skills-wire.js";
 
 /** A tool as the server listed it (only well-formed ones; see `skipped`). */
 export interface McpToolInfo {
@@ -54,7 +55,6 @@ export class McpCallError extends Error {
   }
 }
 
-const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 const STDERR_LINES = 20;
 /** Resources listed at start at most (a filesystem server may have many). */
 const RESOURCE_LIMIT = 500;

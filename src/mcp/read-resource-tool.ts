@@ -6,6 +6,9 @@ import { toToolOutput } from "./results.js";
 
 export const READ_MCP_RESOURCE_NAME = "read_mcp_resource";
 
+/** Content checks by URI: returns an error for the model, or undefined when the bytes may be used. */
+export type ResourceCheck = (server: string, uri: string, text: string | undefined) => string | undefined;
+
 const parameters = z.object({
   server: z.string().describe("The MCP server's name (the middle part of mcp__<server>__<tool>)."),
   uri: z.string().describe("The resource's URI, e.g. from a resource link in a tool result."),
@@ -18,8 +21,7 @@ const parameters = z.object({
  */
 export function createReadMcpResourceTool(deps: {
   connections: () => readonly McpConnection[];
-  /** Content checks by URI: returns an error for the model, or undefined when the bytes may be used. */
-  check?: (server: string, uri: string, text: string | undefined) => string | undefined;
+  check?: ResourceCheck;
 }): Tool<typeof parameters> {
   return defineTool({
     name: READ_MCP_RESOURCE_NAME,

@@ -7,7 +7,7 @@ import type { McpConnection } from "./connection.js";
 import { createLoadMcpToolsTool } from "./load-tools-tool.js";
 import type { McpManager } from "./manager.js";
 import { qualifyToolNames } from "./names.js";
-import { createReadMcpResourceTool } from "./read-resource-tool.js";
+import { createReadMcpResourceTool, type ResourceCheck } from "./read-resource-tool.js";
 import { createMcpTool } from "./tool-adapter.js";
 import { buildToolCatalog, catalogLines } from "./tool-catalog.js";
 import { type LoadedToolMode, ToolShelf, type ToolSink } from "./tool-shelf.js";
@@ -43,6 +43,8 @@ export function buildToolSurface(
   manager: McpManager,
   settings: SurfaceSettings,
   report: (connection: McpConnection) => void,
+  /** Checks what `read_mcp_resource` returns (the files of MCP skills against their manifests). */
+  checkResource?: ResourceCheck,
 ): ToolSurface {
   const surfaced = new Set<McpConnection>();
   const toolsOf = (connection: McpConnection): Tool[] => {
@@ -80,6 +82,7 @@ export function buildToolSurface(
     tools.push(
       createReadMcpResourceTool({
         connections: () => manager.connections().filter((c) => c.status === "ready"),
+        check: checkResource,
       }),
     );
   }

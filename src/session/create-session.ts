@@ -102,10 +102,13 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     resumed: env.resume !== undefined,
     shell,
   });
+  // Before the skills: the servers' skills join the catalog (the capability keeps its place below).
+  const mcp = mcpServers ? await setUpMcp(basics, mcpServers, { ask: env.ask }) : undefined;
   const skills = await setUpSkills(basics, {
     contextWindow: env.contextWindow,
     windowKnown: env.contextWindowKnown,
     reportedContextWindow: env.provider.reportedContextWindow?.bind(env.provider),
+    remote: mcp && mcp.skills.length > 0 ? () => mcp.skills : undefined,
   });
   const permissions = setUpPermissions(basics, {
     permissionMode: env.permissionMode,
@@ -122,7 +125,6 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     promptSections: instructions.promptSections ?? [],
     skills: skills.skills,
   });
-  const mcp = mcpServers ? await setUpMcp(basics, mcpServers, { ask: env.ask }) : undefined;
   const built: Capability[] = [
     transcript,
     shell,

@@ -14,6 +14,7 @@ import type { McpConnection } from "../mcp/connection.js";
 import { McpManager } from "../mcp/manager.js";
 import { sandboxedLauncher } from "../mcp/server-launcher.js";
 import { resolveServerSandbox, withPackageCaches } from "../mcp/server-sandbox.js";
+import { listMcpSkills } from "../mcp/skills.js";
 import { loadMcpConfiguration } from "../mcp/sources.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
 import type { ToolSink } from "../mcp/tool-shelf.js";
@@ -22,6 +23,7 @@ import type { PermissionAsker } from "../permissions/index.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import { createSandbox } from "../sandbox/sandbox.js";
 import type { SandboxMode } from "../sandbox/types.js";
+import type { Skill } from "../skills/types.js";
 import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
 import { mcpPromptEntries } from "./mcp-prompts.js";
 
@@ -160,6 +162,8 @@ export function resolveMcpSettings(settings: McpSettings | undefined, window: nu
 export interface McpCapability extends Capability {
   /** The session's registry: tools the model loads in `tools` mode, late servers without a loader. */
   attach(sink: ToolSink): void;
+  /** Skills the servers offer (source `mcp:<server>`), for the skills capability's catalog. */
+  skills: readonly Skill[];
 }
 
 /**
@@ -174,8 +178,13 @@ export async function setUpMcp(
 ): Promise<McpCapability> {
   await setup.approve(options.ask);
   await setup.manager.waitForStart(setup.settings.startupWaitMs);
-  const surface = buildToolSurface(setup.manager, setup.settings, (connection) =>
-    reportSkipped(connection, basics),
+  const skills = await listMcpSkills(setup.manager.connections(), setup.settings.startupWaitMs);
+  const surface = buildToolSurface(
+    setup.manager,
+    setup.settings,
+    (connection) => reportSkipped(connection, basics),
+    (server, uri, text) =>
+      skills.checkResource(server, uri, text === undefined ? undefined : Buffer.from(text)),
   );
   if (basics.verbose) {
     const tools = setup.manager.connections().reduce((n, c) => n + c.tools.length, 0);
@@ -184,7 +193,7 @@ export async function setUpMcp(
     );
   }
   const prompts = mcpPromptEntries(setup.manager);
-  const status = mcpCommand(setup, os.homedir(), prompts.commands);
+  const status = mcpCommand(setup, os.homedir(), prompts.commands, skills.counts);
   return {
     name: "mcp",
     tools: surface.tools,
@@ -196,6 +205,8 @@ export async function setUpMcp(
       return [status, ...prompts.commands()];
     },
     attach: surface.attach,
+    skills: skills.skills,
+    diagnostics: skills.diagnostics,
     close: () => setup.close(),
   };
 }
@@ -208,7 +219,12 @@ function reportSkipped(connection: McpConnection, basics: SessionBasics): void {
 }
 
 /** `/mcp`: the servers and their state; `/mcp approve [NAME…]` starts project servers now. */
-function mcpCommand(setup: McpSetup, home: string, prompts: () => SlashCommand[]): SlashCommand {
+function mcpCommand(
+  setup: McpSetup,
+  home: string,
+  prompts: () => SlashCommand[],
+  skills: ReadonlyMap<string, number>,
+): SlashCommand {
   return {
     name: "mcp",
     usage: "/mcp [approve NAME…]",
@@ -235,7 +251,7 @@ function mcpCommand(setup: McpSetup, home: string, prompts: () => SlashCommand[]
       }
       io.print(
         formatServerReports(
-          setup.manager.states.map((s) => reportServer(s)),
+          setup.manager.states.map((s) => reportServer(s, skills.get(s.definition.name))),
           { home },
         ),
       );

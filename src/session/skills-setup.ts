@@ -3,7 +3,7 @@ import type { LoopExtension } from "../agent/extension.js";
 import { findProjectRoot } from "../config/project-root.js";
 import type { Settings } from "../config/settings.js";
 import { findLoadedSkills, fitSkillToWindow } from "../context/index.js";
-import { formatDiagnostic } from "../core/diagnostic.js";
+import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import { type Message, userMessage } from "../core/messages.js";
 import type { ScopedPermissionRules } from "../permissions/index.js";
 import {
@@ -17,6 +17,7 @@ import {
   expandSkillInvocation,
   LiveSkills,
   LoadedSkills,
+  mergeRemoteSkills,
   parseSlashPrompt,
   type RescanResult,
   rereadSkill,
@@ -45,6 +46,8 @@ export interface SkillsCapability extends Capability {
 export interface SkillsView {
   discovery: DiscoveryResult;
   catalog: SkillCatalog;
+  /** Remote skills left out (a skill of the same name won), for the user. */
+  remoteDiagnostics: Diagnostic[];
 }
 
 /**
@@ -61,12 +64,16 @@ export function discoverSkillsView(options: {
   windowKnown?: boolean;
   /** Defaults to os.homedir() (tests set HOME). */
   homeDir?: string;
+  /** Skills offered from elsewhere (MCP servers); one on this machine of the same name wins. */
+  remote?: readonly Skill[];
 }): SkillsView {
-  const discovery = discoverSkills({
+  const local = discoverSkills({
     cwd: options.cwd,
     homeDir: options.homeDir,
     extraPaths: options.settings.skills?.paths,
   });
+  const merged = mergeRemoteSkills(local.skills, options.remote ?? []);
+  const discovery = { skills: merged.skills, diagnostics: [...local.diagnostics, ...merged.diagnostics] };
   const catalog = buildSkillCatalog(discovery.skills, {
     budget: resolveCatalogBudget(
       options.contextWindow,
@@ -74,7 +81,7 @@ export function discoverSkillsView(options: {
       options.windowKnown ?? true,
     ),
   });
-  return { discovery, catalog };
+  return { discovery, catalog, remoteDiagnostics: merged.diagnostics };
 }
 
 /** What the front ends complete `/name` with: the skills the user may invoke now. */
@@ -101,6 +108,8 @@ export async function setUpSkills(
     windowKnown?: boolean;
     /** Asks the server for the window of a model nobody knows; only called if skills are visible. */
     reportedContextWindow?: () => Promise<number | undefined>;
+    /** Skills of MCP servers (source `mcp:<server>`), joining the catalog. */
+    remote?: () => readonly Skill[];
   },
 ): Promise<SkillsCapability> {
   const { workspace, log } = basics;
@@ -110,6 +119,7 @@ export async function setUpSkills(
       settings: basics.settings,
       contextWindow: options.contextWindow,
       windowKnown: options.windowKnown,
+      remote: options.remote?.(),
     });
   const first = scan();
   const { discovery } = first;
@@ -144,7 +154,7 @@ export async function setUpSkills(
       const skill = skills().find((s) => s.name === name);
       if (!skill) continue;
       loaded.add(name);
-      workspace.allowRead(skill.dir);
+      if (!skill.remote) workspace.allowRead(skill.dir);
     }
   };
   readLoaded(basics.conversation.messages);
@@ -167,7 +177,7 @@ export async function setUpSkills(
       log(`warning: skills: rescanning failed (${result.error}); keeping the skills found before`);
       return result;
     }
-    watcher?.sync(live.all().map((s) => s.dir));
+    watcher?.sync(localDirs(live.all()));
     if (basics.verbose && result.changes.length > 0)
       log(`skills: ${why}: ${result.changes.map((c) => `${c.kind} ${c.name}`).join(", ")}`);
     return result;
@@ -177,7 +187,7 @@ export async function setUpSkills(
       ? undefined
       : new SkillWatcher({
           roots: skillRoots({ cwd: basics.cwd, extraPaths: basics.settings.skills?.paths }).map((r) => r.dir),
-          skillDirs: live.all().map((s) => s.dir),
+          skillDirs: localDirs(live.all()),
           stopAt: (root) => watchStop(root, projectRoot),
           onChange: () => reload("changed on disk"),
         });
@@ -228,7 +238,7 @@ export async function setUpSkills(
     },
   };
 
-  const promptFilter: PromptFilter = (prompt) => {
+  const promptFilter: PromptFilter = async (prompt) => {
     const slash = parseSlashPrompt(prompt);
     const named = slash && skills().find((s) => s.name === slash.name);
     if (named && !named.userInvocable) {
@@ -237,9 +247,15 @@ export async function setUpSkills(
       };
     }
     if (!named) return { prompt };
-    const invocation = expandSkillInvocation(prompt, [deliver(named)], loaded);
+    let current = deliver(named);
+    if (current.remote) {
+      const fetched = await current.remote.fetchBody();
+      if ("error" in fetched) return { refuse: `/${named.name}: ${fetched.error}` };
+      current = { ...current, body: fetched.body };
+    }
+    const invocation = expandSkillInvocation(prompt, [current], loaded);
     if (!invocation) return { prompt };
-    workspace.allowRead(invocation.skill.dir);
+    if (!current.remote) workspace.allowRead(invocation.skill.dir);
     // The body typed in as /name obeys the size rule of a load_skill result.
     const { span } = invocation;
     const body = invocation.text.slice(span.start, span.end);
@@ -296,6 +312,7 @@ export async function setUpSkills(
     tools: offeredAtStart ? [loadSkill] : [],
     lateTools,
     extensions: [announcer],
+    diagnostics: first.remoteDiagnostics,
     promptFilters: [promptFilter],
     promptSections: [catalog.text],
     commands: [listCommand, reloadCommand],
@@ -322,7 +339,13 @@ export async function setUpSkills(
 
 /** The skill as its SKILL.md says now (a body edited since the last scan), or as scanned. */
 function fresh(skill: Skill): Skill {
+  if (skill.remote) return skill; // fetched when it is loaded
   return rereadSkill(skill) ?? skill;
+}
+
+/** The folders of the skills on this machine (remote skills have none to watch). */
+function localDirs(skills: readonly Skill[]): string[] {
+  return skills.filter((s) => !s.remote).map((s) => s.dir);
 }
 
 /** Above this folder a missing root is not watched for: the project root, or its own parent. */

@@ -6,6 +6,7 @@ export * from "./live-skills.js";
 export * from "./load-skill-tool.js";
 export * from "./parse.js";
 export * from "./preload.js";
+export * from "./remote-skills.js";
 export * from "./skill-content.js";
 export * from "./suggest.js";
 export type * from "./types.js";

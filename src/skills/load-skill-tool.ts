@@ -88,9 +88,17 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parame
       if (deps.loaded.has(skill.name)) {
         return `Skill '${skill.name}' is already loaded in this conversation; follow the instructions from the earlier load_skill result.`;
       }
-      ctx.workspace.allowRead(skill.dir);
+      let delivered = skill;
+      if (skill.remote) {
+        // Fetched and checked now, never ahead of need; its folder is not on this machine.
+        const fetched = await skill.remote.fetchBody(ctx.signal);
+        if ("error" in fetched) return { content: `Error: ${fetched.error}`, isError: true };
+        delivered = { ...skill, body: fetched.body };
+      } else {
+        ctx.workspace.allowRead(skill.dir);
+      }
       deps.loaded.add(skill.name);
-      return { content: formatSkillContent(skill, deps.maxListedFiles), meta: { skill: skill.name } };
+      return { content: formatSkillContent(delivered, deps.maxListedFiles), meta: { skill: skill.name } };
     },
   });
 }

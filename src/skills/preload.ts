@@ -25,6 +25,11 @@ export function preloadSkills(
   for (const name of names) {
     const skill = findSkillByName(loadable, name.trim());
     if (!skill) return { error: unknownSkillMessage(name, all) };
+    if (skill.remote) {
+      return {
+        error: `Skill '${skill.name}' comes from ${skill.source} and cannot be preloaded into a subagent; load it with load_skill and pass the subagent what it needs.`,
+      };
+    }
     if (!chosen.includes(skill)) chosen.push(skill);
   }
   let text = "";

@@ -12,10 +12,15 @@ const SKIPPED = new Set([".git", "node_modules", "__pycache__", ".DS_Store"]);
 /**
  * The text a loaded skill becomes in the conversation: the body wrapped in
  * `<skill name="...">`, then the skill's folder and its other files, so the model can read
- * references/ and run scripts/ with paths it can trust.
+ * references/ and run scripts/ with paths it can trust (a remote skill says where its files
+ * are instead).
  */
 export function formatSkillContent(skill: Skill, maxFiles = DEFAULT_MAX_LISTED_FILES): string {
   const parts = [`<skill name="${skill.name}">\n${skill.body}\n</skill>`];
+  if (skill.remote) {
+    const files = skill.remote.describeFiles();
+    return files ? [...parts, files].join("\n\n") : parts[0]!;
+  }
   parts.push(`Base directory for this skill: ${skill.dir}`);
   const { files, more } = listSkillFiles(skill, maxFiles);
   if (files.length > 0) {

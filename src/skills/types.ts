@@ -28,4 +28,20 @@ export interface Skill extends SkillFields {
    * `policy.allow_implicit_invocation: false`: out of the catalog, only the user can invoke it.
    */
   disableModelInvocation: boolean;
+  /**
+   * Set for a skill whose files are not in a folder on this machine (an MCP server's): `body`
+   * is empty until loaded, `dir` and `file` are its URIs, never paths to read.
+   */
+  remote?: RemoteSkillFiles;
+}
+
+/** How a remote skill's files are reached. */
+export interface RemoteSkillFiles {
+  /**
+   * Fetches SKILL.md and checks it against what was listed (digest, size, frontmatter); the
+   * error is a sentence for the model.
+   */
+  fetchBody(signal?: AbortSignal): Promise<{ body: string } | { error: string }>;
+  /** What follows the body when it is loaded: where its other files are and how to read them. */
+  describeFiles(): string;
 }

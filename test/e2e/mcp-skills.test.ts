@@ -1,0 +1,150 @@
+// Skills over MCP (the Skills extension, SEP-2640) through the real `hx` binary: the fixture
+// server's skills join the catalog, load_skill fetches and checks them, a wrong digest is
+// refused, a project skill of the same name wins. The fake model server records each request.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { FIXTURE_SERVER, loggedMessages, nodeServer, writeMcpConfig } from "../support/mcp.js";
+import { runHx } from "../support/run-hx.js";
+import { KEYS, messagesOf, statsLine, toolResultsOf, useHarness } from "./harness-support.js";
+
+const h = useHarness();
+
+/** `--mcp-config` with the fixture server as `fx` serving skills, logging what it receives. */
+function fixture(...extra: string[]): { flags: string[]; log: string } {
+  const log = path.join(h.work, "fx.log");
+  const file = writeMcpConfig(path.join(h.work, "mcp.json"), {
+    fx: nodeServer(FIXTURE_SERVER, ["--skills", "--log", log, ...extra]),
+  });
+  return { flags: ["--mcp-config", file], log };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON-RPC messages as logged.
+const methods = (log: string) => loggedMessages(log).flatMap((m: any) => (m.method ? [m.method] : []));
+const reads = (log: string) =>
+  // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC messages as logged.
+  loggedMessages(log).flatMap((m: any) => (m.method === "resources/read" ? [m.params.uri] : []));
+const systemPrompt = (n: number) => String(messagesOf(h.server.requests[n])[0]?.content);
+
+const RELEASE_NOTES_LOADED = [
+  '<skill name="release-notes">\n# Release notes\nUse the template in templates/notes.md.\n</skill>',
+  `This skill comes from the MCP server 'fx'; its files are not on this machine. Its other files (read one with read_mcp_resource {"server": "fx", "uri": "…"} when the instructions refer to it; relative paths in them start at skill://release-notes/):\n- skill://release-notes/templates/notes.md`,
+].join("\n\n");
+
+describe("skills over MCP", () => {
+  it("joins the catalog with its origin; load_skill fetches SKILL.md then and wraps it as skills are", async () => {
+    const { flags, log } = fixture();
+    h.server.reply().tool("load_skill", { name: "release-notes" });
+    h.server
+      .reply()
+      .tool("read_mcp_resource", { server: "fx", uri: "skill://release-notes/templates/notes.md" });
+    h.server.reply().text("done");
+    const run = await h.agent("write the release notes", flags);
+    expect(run.code, run.stderr).toBe(0);
+    const catalog = systemPrompt(0);
+    expect(catalog).toContain("- docs-style: (from MCP server fx) Acme's documentation style.");
+    expect(catalog).toContain(
+      "- release-notes: (from MCP server fx) How this server wants release notes written.",
+    );
+    expect(catalog).not.toContain("Bad_Name");
+    expect(run.stderr).toContain(
+      "warning: MCP server 'fx': skill skill://Bad_Name/SKILL.md left out: Skill name 'Bad_Name' must be lowercase",
+    );
+    expect(toolResultsOf(h.server.requests[1])).toEqual([RELEASE_NOTES_LOADED]);
+    expect(toolResultsOf(h.server.requests[2])[1]).toBe(
+      "[resource skill://release-notes/templates/notes.md (text/markdown)]\n## Changes\n- ...\n",
+    );
+    // Listed at the start; each file read only when it was needed.
+    expect(methods(log).indexOf("skills/list")).toBeGreaterThan(-1);
+    expect(reads(log)).toEqual([
+      "skill://release-notes/SKILL.md",
+      "skill://release-notes/templates/notes.md",
+    ]);
+    // Skill loads count as skills in the transcript's meta: the stats line counts the tool calls.
+    expect(statsLine(run.stderr)).toMatch(/^turns=3 tool_calls=2 blocked=0 /);
+  });
+
+  it("a SKILL.md that does not match its digest is refused, also after asking the server again", async () => {
+    const { flags, log } = fixture("--bad-digest");
+    h.server.reply().tool("load_skill", { name: "release-notes" });
+    h.server.reply().text("could not load it");
+    const run = await h.agent("write the release notes", flags);
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = toolResultsOf(h.server.requests[1]);
+    expect(result).toMatch(
+      /^Error: Skill 'release-notes' from MCP server 'fx' was not loaded: its SKILL.md is not what the server's manifest describes \(the server listed (\d+) bytes with sha256:[0-9a-f]{64}; it sent \1 bytes with sha256:[0-9a-f]{64}\), also after asking the server again\. The content may have been changed or tampered with: do not use it; tell the user/,
+    );
+    expect(result).not.toContain("# Release notes");
+    expect(methods(log)).toContain("skills/get");
+  });
+
+  it("a stale listing is refreshed with skills/get; a supporting file with a wrong digest is refused", async () => {
+    const { flags, log } = fixture("--stale-digest", "--bad-file-digest");
+    h.server.reply().tool("load_skill", { name: "release-notes" });
+    h.server
+      .reply()
+      .tool("read_mcp_resource", { server: "fx", uri: "skill://release-notes/templates/notes.md" });
+    h.server
+      .reply()
+      .tool("read_mcp_resource", { server: "fx", uri: "skill://release-notes/templates/unlisted.md" });
+    h.server.reply().text("done");
+    const run = await h.agent("write the release notes", flags);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResultsOf(h.server.requests[1])).toEqual([RELEASE_NOTES_LOADED]);
+    expect(methods(log).filter((m) => m === "skills/get")).toHaveLength(1);
+    const results = toolResultsOf(h.server.requests[3]);
+    expect(results[1]).toMatch(
+      /^Error: skill:\/\/release-notes\/templates\/notes\.md of the skill 'release-notes' is not what the server's manifest describes/,
+    );
+    expect(results[2]).toBe(
+      "Error: skill://release-notes/templates/unlisted.md is not in the manifest of the skill 'release-notes' from MCP server 'fx', so it cannot be checked: use only the files load_skill listed.",
+    );
+  });
+
+  it("a project skill of the same name shadows the server's, with a warning", async () => {
+    const dir = path.join(h.work, ".agents", "skills", "release-notes");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, "SKILL.md"),
+      "---\nname: release-notes\ndescription: Our own release notes rules.\n---\nWrite them by hand.\n",
+    );
+    const { flags, log } = fixture();
+    h.server.reply().tool("load_skill", { name: "release-notes" });
+    h.server.reply().text("done");
+    const run = await h.agent("write the release notes", flags);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `warning: skill://release-notes/SKILL.md: skill 'release-notes' of mcp:fx is shadowed by ${path.join(dir, "SKILL.md")} (project); using that one.`,
+    );
+    expect(systemPrompt(0)).toContain("- release-notes: Our own release notes rules.");
+    expect(systemPrompt(0)).not.toContain("How this server wants release notes written.");
+    expect(toolResultsOf(h.server.requests[1])[0]).toMatch(
+      /^<skill name="release-notes">\nWrite them by hand\.\n<\/skill>/,
+    );
+    expect(reads(log)).toEqual([]);
+  });
+
+  it("hx mcp list counts each server's skills and names the ones left out", async () => {
+    const { flags } = fixture();
+    const list = await runHx(["mcp", "list", "--json", "-C", h.work, ...flags], { env: KEYS });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).servers[0]).toMatchObject({ name: "fx", status: "ready", skills: 2 });
+    expect(list.stderr).toContain("skill skill://Bad_Name/SKILL.md left out");
+  });
+
+  it("/skill invokes a server's skill headless; its allowed-tools grants nothing", async () => {
+    const { flags } = fixture();
+    h.server.reply().tool("bash", { command: "touch granted.txt" });
+    h.server.reply().text("done");
+    const run = await h.agent("/docs-style the API page", flags);
+    expect(run.code, run.stderr).toBe(0);
+    const user = messagesOf(h.server.requests[0]).at(-1);
+    expect(String(user?.content)).toMatch(
+      /^<skill name="docs-style">\nWrite short sentences about the API page\.\n<\/skill>\n\nThis skill comes from the MCP server 'fx'/,
+    );
+    // `allowed-tools: bash` from a server is ignored: headless, bash is still refused.
+    expect(toolResultsOf(h.server.requests[1])[0]).toMatch(/not allowed|denied|refused/i);
+    expect(statsLine(run.stderr)).toMatch(/blocked=1 /);
+    expect(existsSync(path.join(h.work, "granted.txt"))).toBe(false);
+  });
+});

@@ -133,7 +133,7 @@ interface WalkState {
 function walkRoot(root: SkillRoot, walk: WalkState): void {
   let rootReal: string;
   try {
-    rootReal = realpathSync(root.dir);
+    rootReal = realpathSync.native(root.dir);
   } catch {
     return;
   }
@@ -257,7 +257,7 @@ function childFolder(parent: string, parentReal: string, entry: Dirent) {
   if (!entry.isSymbolicLink()) return undefined;
   try {
     if (!statSync(dir).isDirectory()) return undefined;
-    return { name: entry.name, dir, real: realpathSync(dir) };
+    return { name: entry.name, dir, real: realpathSync.native(dir) };
   } catch {
     return undefined; // a broken link
   }

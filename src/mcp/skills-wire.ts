@@ -98,12 +98,17 @@ export function verifyFile(file: SkillFileEntry, bytes: Buffer): string | undefi
  * the entry's (JSON: numbers and booleans too), compared value by value as text.
  */
 export function sameFrontmatter(read: Record<string, unknown>, listed: Record<string, unknown>): boolean {
-  return isDeepStrictEqual(asText(read), asText(listed));
+  return isDeepStrictEqual(asWritten(read), asWritten(listed));
 }
 
-function asText(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(asText);
+/**
+ * JSON frontmatter as YAML's failsafe schema reads the same text: numbers and booleans become
+ * the strings written, a missing value "" (so a skill's fields are read as on disk).
+ */
+export function asWritten<T>(value: T): T;
+export function asWritten(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asWritten);
   if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asText(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asWritten(v)]));
   return value === null || value === undefined ? "" : String(value);
 }

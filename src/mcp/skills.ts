@@ -8,6 +8,7 @@ import { validateDescription, validateName } from "../skills/validate.js";
 import { McpCallError, type McpConnection } from "./connection.js";
 import { READ_MCP_RESOURCE_NAME } from "./read-resource-tool.js";
 import {
+  asWritten,
   contentBytes,
   readSkillEntry,
   type SkillEntry,
@@ -118,9 +119,9 @@ function toSkill(
   const descriptionProblems = validateDescription(description);
   if (descriptionProblems.length > 0) return { problem: descriptionProblems.join("; "), uri: entry.uri };
   // The failsafe YAML of a SKILL.md on disk keeps every scalar a string; JSON does not.
-  const asWritten = scalarsAsStrings(entry.frontmatter);
+  const written = asWritten(entry.frontmatter);
   const warnings: string[] = [];
-  const fields = readSkillFields(asWritten, warnings);
+  const fields = readSkillFields(written, warnings);
   const files = new McpSkillFiles(connection, entry);
   const skill: Skill = {
     ...fields,
@@ -135,7 +136,7 @@ function toSkill(
     source: `mcp:${connection.name}`,
     frontmatter: entry.frontmatter,
     warnings,
-    disableModelInvocation: readBoolean(asWritten, "disable-model-invocation", false, warnings),
+    disableModelInvocation: readBoolean(written, "disable-model-invocation", false, warnings),
     remote: files,
   };
   return { skill, files };
@@ -230,20 +231,8 @@ class McpSkillFiles implements RemoteSkillFiles {
     };
     const entry = readSkillEntry(result.skill);
     if ("problem" in entry || entry.uri !== this.entry.uri) return undefined;
-    if (!sameFrontmatter({ name: entry.frontmatter.name }, { name: this.entry.frontmatter.name }))
-      return undefined;
-    return entry;
+    return entry.frontmatter.name === this.entry.frontmatter.name ? entry : undefined;
   }
-}
-
-function scalarsAsStrings(frontmatter: Record<string, unknown>): Record<string, unknown> {
-  const convert = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(convert);
-    if (value && typeof value === "object")
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v)]));
-    return typeof value === "number" || typeof value === "boolean" ? String(value) : value;
-  };
-  return convert(frontmatter) as Record<string, unknown>;
 }
 
 function warning(message: string): Diagnostic {

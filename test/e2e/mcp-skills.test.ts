@@ -132,6 +132,14 @@ describe("skills over MCP", () => {
     expect(list.stderr).toContain("skill skill://Bad_Name/SKILL.md left out");
   });
 
+  it("line mode: /skills lists a server's skills with their origin, /mcp counts them", async () => {
+    const { flags } = fixture();
+    const run = await runHx([...h.args(), ...flags], { env: KEYS, input: "/skills\n/mcp\n/exit\n" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("/docs-style [page]  (from MCP server fx) Acme's documentation style.");
+    expect(run.stdout).toMatch(/fx\s+ready: 6 tools \(~[\d,]+ schema tokens\), 3 prompts, [^\n]*2 skills/);
+  });
+
   it("/skill invokes a server's skill headless; its allowed-tools grants nothing", async () => {
     const { flags } = fixture();
     h.server.reply().tool("bash", { command: "touch granted.txt" });

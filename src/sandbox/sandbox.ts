@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { isProcessAlive } from "../process/alive.js";
@@ -94,7 +95,8 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
 
   const ensureTmp = (): string => {
     if (!tmpDir) {
-      removeStaleTmpDirs(tempRoot);
+      // In the background: a crowded temp folder takes long to list, and nothing waits on it.
+      void removeStaleTmpDirs(tempRoot);
       tmpDir = realpathSync(mkdtempSync(path.join(tempRoot, `${TMP_PREFIX}${process.pid}-`)));
       process.once("exit", removeTmp);
     }
@@ -204,18 +206,21 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
 
 const TMP_PREFIX = "hx-sandbox-";
 
-/** Private temp dirs of hx processes that are gone (killed by a signal before they could clean up). */
-function removeStaleTmpDirs(tempRoot: string): void {
+/**
+ * Private temp dirs of hx processes that are gone (killed by a signal before they could clean
+ * up), removed off the main thread; never rejects.
+ */
+async function removeStaleTmpDirs(tempRoot: string): Promise<void> {
   let names: string[];
   try {
-    names = readdirSync(tempRoot);
+    names = await readdir(tempRoot);
   } catch {
     return;
   }
   for (const name of names) {
     const match = name.startsWith(TMP_PREFIX) ? /^(\d+)-/.exec(name.slice(TMP_PREFIX.length)) : null;
     if (!match || isProcessAlive(Number(match[1]))) continue;
-    rmSync(path.join(tempRoot, name), { recursive: true, force: true });
+    await rm(path.join(tempRoot, name), { recursive: true, force: true }).catch(() => {});
   }
 }
 

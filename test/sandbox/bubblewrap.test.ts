@@ -155,7 +155,7 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
     mkdirSync(stale);
     mkdirSync(live);
     await sandboxed({ tempRoot }).run("true");
-    expect(existsSync(stale)).toBe(false);
+    await expect.poll(() => existsSync(stale)).toBe(false);
     expect(existsSync(live)).toBe(true);
   });
 

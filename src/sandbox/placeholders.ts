@@ -65,6 +65,15 @@ export class Placeholders {
     };
   }
 
+  /**
+   * True when `target` is a stand-in some sandboxed process holds (made by any hx): a later
+   * launch must treat it as missing, or it would take an empty `.git` stand-in for a real one
+   * and leave it writable (an MCP server lives while bash commands come and go).
+   */
+  isStandIn(target: string): boolean {
+    return existsSync(path.join(this.folderFor(target), "created"));
+  }
+
   /** Removes stand-ins left by processes that are gone (hx killed with -9). */
   sweepStale(): void {
     let dirs: string[];

@@ -57,11 +57,17 @@ function inside(file: string, roots: readonly string[]): boolean {
  * `.git` file, as in a worktree, is itself kept read-only); the shell start-up files and `~/.hx`, `~/.claude` when the
  * home folder is writable. `writableRoots` are real paths.
  */
-export function protectedMounts(writableRoots: readonly string[], home: string): ProtectedMounts {
+export function protectedMounts(
+  writableRoots: readonly string[],
+  home: string,
+  /** Stand-ins another sandboxed process holds count as missing (see Placeholders.isStandIn). */
+  isStandIn: (file: string) => boolean = () => false,
+): ProtectedMounts {
   const existing = new Set<string>();
   const missing = new Map<string, ProtectedEntry>();
+  const present = (file: string) => (isStandIn(file) ? undefined : statOf(file));
   const consider = (entry: ProtectedEntry) => {
-    const stats = statOf(entry.path);
+    const stats = present(entry.path);
     if (stats?.isSymbolicLink()) {
       // Protect what the link points to when a command could write there; the link itself can
       // be replaced, which only the permission check sees (docs/sandbox.md).
@@ -78,7 +84,7 @@ export function protectedMounts(writableRoots: readonly string[], home: string):
       existing.add(entry.path);
       return;
     }
-    const first = firstMissing(entry, writableRoots);
+    const first = firstMissing(entry, writableRoots, present);
     if (first) missing.set(first.path, first);
   };
   const roots = [...writableRoots];
@@ -118,14 +124,18 @@ export function protectedMounts(writableRoots: readonly string[], home: string):
 }
 
 /** The first piece of `entry.path` that does not exist, below a writable root whose parent is a folder. */
-function firstMissing(entry: ProtectedEntry, roots: readonly string[]): ProtectedEntry | undefined {
+function firstMissing(
+  entry: ProtectedEntry,
+  roots: readonly string[],
+  present: (file: string) => Stats | undefined,
+): ProtectedEntry | undefined {
   const root = roots.find((r) => inside(entry.path, [r]));
   if (!root) return undefined;
   const parts = path.relative(root, entry.path).split(path.sep);
   let current = root;
   for (let i = 0; i < parts.length; i++) {
     current = path.join(current, parts[i]);
-    const stats = statOf(current);
+    const stats = present(current);
     if (!stats) return { path: current, kind: i === parts.length - 1 ? entry.kind : "dir" };
     if (!stats.isDirectory()) return undefined;
   }

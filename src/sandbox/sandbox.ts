@@ -141,7 +141,7 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
       }
       const tmp = ensureTmp();
       const roots = current.writable;
-      const mounts = protectedMounts(roots, home);
+      const mounts = protectedMounts(roots, home, (file) => placeholders.isStandIn(file));
       const command = [file, ...args];
       const backendFile = (result as { file: string }).file;
       if (current.backend === "seatbelt") {

@@ -148,6 +148,20 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
     expect(existsSync(path.join("/tmp", name))).toBe(false);
   });
 
+  it.skipIf(!backend.ok)(
+    "a stand-in another sandboxed process holds (a long-lived MCP server) stays read-only for the next command",
+    async () => {
+      const { root, sandbox, run } = sandboxed();
+      // The first launch (an MCP server, say) holds a stand-in for the missing .git.
+      const held = await sandbox.launch("true", [], { cwd: root, env: {} });
+      expect(existsSync(path.join(root, ".git"))).toBe(true);
+      expect(await run("mkdir .git/objects && echo made")).toMatch(/Read-only file system/);
+      expect(await run("echo x > .git/HEAD && echo made")).toMatch(/Read-only file system/);
+      if ("release" in held) held.release();
+      expect(existsSync(path.join(root, ".git"))).toBe(false);
+    },
+  );
+
   it.skipIf(!backend.ok)("removes private temp dirs of hx processes that are gone", async () => {
     const tempRoot = realpathSync(tempDir("hx-sbx-tmp-"));
     const stale = path.join(tempRoot, "hx-sandbox-999999999-abc");

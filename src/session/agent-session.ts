@@ -1,5 +1,7 @@
 import type { LoopExtension } from "../agent/extension.js";
-import { type AgentLoopConfig, runAgentLoop, runToolCall } from "../agent/loop.js";
+import { runAgentLoop } from "../agent/loop.js";
+import type { AgentLoopConfig } from "../agent/loop-config.js";
+import { runToolCall } from "../agent/tool-calls.js";
 import type { Conversation } from "../core/conversation.js";
 import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
 import {

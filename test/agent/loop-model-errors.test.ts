@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { LoopExtension } from "../../src/agent/extension.js";
-import { type AgentLoopConfig, runAgentLoop } from "../../src/agent/loop.js";
+import { runAgentLoop } from "../../src/agent/loop.js";
+import type { AgentLoopConfig } from "../../src/agent/loop-config.js";
 import { Conversation } from "../../src/core/conversation.js";
 import type { AgentEvent } from "../../src/core/events.js";
 import { emptyUsage } from "../../src/core/messages.js";

@@ -1,0 +1,36 @@
+import type { Conversation } from "../core/conversation.js";
+import type { EventSink } from "../core/events.js";
+import { emptyStats } from "../core/stats.js";
+import type { ModelProvider } from "../providers/provider.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { Workspace } from "../tools/workspace.js";
+import type { LoopExtension, LoopState } from "./extension.js";
+
+/** Everything one run of the loop works with; the history is passed beside it. */
+export interface AgentLoopConfig {
+  provider: ModelProvider;
+  /** Sent unchanged on every request, so providers can cache the prefix. */
+  system: string;
+  tools: ToolRegistry;
+  workspace: Workspace;
+  maxTurns: number;
+  extensions: LoopExtension[];
+  emit: EventSink;
+  signal?: AbortSignal;
+}
+
+/** A run's fresh state: turn 0, no counts yet; `endRun` is how an extension ends the run. */
+export function newLoopState(
+  config: AgentLoopConfig,
+  conversation: Conversation,
+  endRun: (reason: string) => void,
+): LoopState {
+  return {
+    conversation,
+    turn: 0,
+    stats: emptyStats(),
+    emit: config.emit,
+    signal: config.signal ?? new AbortController().signal,
+    endRun,
+  };
+}

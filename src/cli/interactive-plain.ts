@@ -5,7 +5,7 @@ import type { AgentSession, SessionRunResult } from "../session/agent-session.js
 import type { InteractiveHost } from "./interactive-commands.js";
 import type { InteractiveSetup } from "./interactive-setup.js";
 import { type PendingContext, runSubmission } from "./interactive-turn.js";
-import { openSession } from "./open-session.js";
+import { runOutcomeLines, sessionEndLines } from "./run-outcome.js";
 import { createTerminalAsker } from "./terminal-ask.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
@@ -19,7 +19,6 @@ const PROMPT = "hx >> ";
  * one. Plain text, one line per event; the same commands, `!cmd` and `@path` as the full one.
  */
 export async function runPlainInteractive(setup: InteractiveSetup): Promise<number> {
-  const { flags } = setup;
   const prepared = await setup.prepare();
   const log = (line: string) => process.stderr.write(`${neutraliseTerminalText(line)}\n`);
   const rl = readline.createInterface({
@@ -33,7 +32,7 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
   // servers), so no typed or piped line is missed: readline drops lines nobody listens to.
   const typed = rl[Symbol.asyncIterator]();
   const ask = process.stdin.isTTY ? createTerminalAsker({ readline: rl, output: process.stderr }) : undefined;
-  let session: AgentSession = await openSession(prepared, flags, { log, ask });
+  let session: AgentSession = await setup.openSession({ log, ask });
   const render = createTerminalRenderer({
     stdout: process.stdout,
     stderr: process.stderr,
@@ -47,7 +46,7 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     prices: setup.prices,
     async newConversation() {
       await session.close();
-      session = await openSession(prepared, { ...flags, continue: false, resume: undefined }, { log, ask });
+      session = await setup.openSession({ log, ask }, { fresh: true });
     },
     showConversation: (messages) => printConversation(messages),
     async sendPrompt(text, signal) {
@@ -101,18 +100,14 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
   rl.close();
   await session.close();
   process.stdout.write("\n");
-  log(pc.dim(`session: ${formatStatsLine(session.total)}`));
-  if (session.transcript) log(pc.dim(`continue it later with: hx --resume ${session.transcript.id}`));
+  for (const line of sessionEndLines(session)) log(pc.dim(line));
   return 0;
 }
 
+const OUTCOME_COLOUR = { warn: pc.yellow, error: pc.red, info: (text: string) => text };
+
 function report(result: SessionRunResult, log: (line: string) => void): void {
-  if (result.refused) log(pc.yellow(`refused: ${result.refused}`));
-  else if (result.stop === "aborted") log(pc.yellow("cancelled."));
-  else if (result.stop !== "done" && result.error) {
-    log(pc.red(`error: ${result.error.message}`));
-    if (result.error.hint) log(result.error.hint);
-  }
+  for (const line of runOutcomeLines(result)) log(OUTCOME_COLOUR[line.level](line.text));
   log(pc.dim(formatStatsLine(result.stats, result.subagentStats)));
 }
 

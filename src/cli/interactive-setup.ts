@@ -1,3 +1,4 @@
+import type { PermissionAsker } from "../permissions/ask.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { type PreparedRun, resolveRun, withProvider } from "./prepare-run.js";
 import { createPriceTable, type PriceTable } from "./prices.js";
@@ -13,22 +14,39 @@ export interface InteractiveSetup {
   prices: PriceTable;
   /** `hx "task"`: sent as the first prompt. */
   firstPrompt?: string;
+  /**
+   * Opens the session (with --continue/--resume, the saved one); `fresh`: a new conversation
+   * whatever the flags say (/clear). The session's modules load on the first call.
+   */
+  openSession(io: SessionIO, options?: { fresh?: boolean }): Promise<AgentSession>;
   /** `/model NAME`: the same provider and settings with another model. */
   switchModel(session: AgentSession, model: string): Promise<void>;
+}
+
+/** Where a front end's session writes its lines and asks its questions. */
+export interface SessionIO {
+  log: (line: string) => void;
+  ask?: PermissionAsker;
 }
 
 export function createInteractiveSetup(flags: RunFlags, firstPrompt?: string): InteractiveSetup {
   const resolved = resolveRun(flags);
   let prepared: Promise<PreparedRun> | undefined;
+  const prepare = (): Promise<PreparedRun> => {
+    prepared ??= withProvider(resolved);
+    return prepared;
+  };
   return {
     resolved,
-    prepare: () => {
-      prepared ??= withProvider(resolved);
-      return prepared;
-    },
+    prepare,
     flags,
     firstPrompt,
     prices: createPriceTable(resolved.settings.merged.prices),
+    async openSession(io, options) {
+      const { openSession } = await import("./open-session.js");
+      const sessionFlags = options?.fresh ? { ...flags, continue: false, resume: undefined } : flags;
+      return openSession(await prepare(), sessionFlags, io);
+    },
     async switchModel(session, model) {
       const { provider } = await withProvider({ ...resolved, model });
       session.model.switchTo(provider);

@@ -22,8 +22,8 @@ import { type InteractiveHost, interactiveCommands, nextPermissionMode } from ".
 import type { InteractiveSetup } from "../interactive-setup.js";
 import type { PendingContext } from "../interactive-turn.js";
 import type { RunFlags } from "../run-config.js";
+import { runOutcomeLines, sessionEndLines } from "../run-outcome.js";
 import { compact, formatStatusLine } from "../session-status.js";
-import { formatStatsLine } from "../trace-format.js";
 import { VERSION } from "../version.js";
 import { ChatLog } from "./chat-log.js";
 import { PromptCompletions } from "./completions.js";
@@ -234,13 +234,8 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
       return ready().prices;
     },
     async newConversation() {
-      const { openSession } = await import("../open-session.js");
       await session?.close();
-      session = await openSession(
-        await ready().prepare(),
-        { ...flags, continue: false, resume: undefined },
-        { log, ask },
-      );
+      session = await ready().openSession({ log, ask }, { fresh: true });
       lastContextTokens = 0;
       chat.clear();
       updateStatus();
@@ -273,12 +268,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   };
 
   const reportResult = (result: SessionRunResult) => {
-    if (result.refused) chat.warn(`refused: ${result.refused}`);
-    else if (result.stop === "aborted") chat.warn("cancelled.");
-    else if (result.stop !== "done" && result.error) {
-      chat.error(`error: ${result.error.message}`);
-      if (result.error.hint) chat.info(result.error.hint);
-    }
+    for (const line of runOutcomeLines(result)) chat[line.level](line.text);
   };
 
   const processQueue = async () => {
@@ -431,8 +421,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   let opened: AgentSession;
   try {
     // Loaded after the first draw: the session's modules are most of start-up.
-    const { openSession } = await import("../open-session.js");
-    opened = await openSession(await setup.prepare(), flags, { log, ask });
+    opened = await setup.openSession({ log, ask });
   } catch (error) {
     tui.stop();
     throw error;
@@ -454,11 +443,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   tui.stop();
   const finalSession = session;
   await finalSession.close();
-  process.stdout.write(`${theme.muted(`session: ${formatStatsLine(finalSession.total)}`)}\n`);
-  if (finalSession.transcript)
-    process.stdout.write(
-      `${theme.muted(`continue it later with: hx --resume ${finalSession.transcript.id}`)}\n`,
-    );
+  for (const line of sessionEndLines(finalSession)) process.stdout.write(`${theme.muted(line)}\n`);
   return 0;
 }
 

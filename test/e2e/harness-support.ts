@@ -1,10 +1,11 @@
 // Shared setup for the harness end-to-end tests (test/e2e/harness-*.test.ts): the real built
 // `hx` against the fake model server, with settings written as a Claude Code user writes them.
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
-import { type HxOptions, type HxRun, runHx } from "../support/run-hx.js";
+import { HX_BIN, type HxOptions, type HxRun, hxEnv, runHx } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
 import { startInTerminal } from "../support/terminal.js";
 import { OPENAI_KEY } from "../support/wire.js";
@@ -17,6 +18,12 @@ export interface HarnessContext {
   args: () => string[];
   /** Runs `hx agent <task> [...extra]` headless (stdin closed at once). */
   agent: (task: string, extra?: string[], options?: HxOptions) => Promise<HxRun>;
+  /** Starts `hx agent <task> [...extra]` without waiting, so a test can signal it mid-run; `done` is its exit code. */
+  start: (
+    task: string,
+    extra?: string[],
+    env?: Record<string, string>,
+  ) => { child: ChildProcess; done: Promise<number | null> };
 }
 
 export const KEYS = OPENAI_KEY;
@@ -41,6 +48,13 @@ export function useHarness(): HarnessContext {
     "-C",
     context.work,
   ];
+  context.start = (task, extra = [], env = {}) => {
+    const child = spawn(process.execPath, [HX_BIN, "agent", task, ...extra, ...context.args()], {
+      env: hxEnv({ ...KEYS, ...env }),
+      stdio: ["ignore", "ignore", "ignore"],
+    });
+    return { child, done: new Promise((resolve) => child.once("close", (code) => resolve(code))) };
+  };
   context.agent = (task, extra = [], options = {}) =>
     runHx(["agent", task, ...extra, ...context.args()], {
       ...options,

@@ -2,7 +2,6 @@
 // the fake model server: what the model was sent, and — through test/fixtures/mcp/record-stdin.mjs,
 // which passes a real server's stdio through — what the server received. The servers run as a
 // user's `.mcp.json` would start them: in the OS sandbox where it runs.
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -18,9 +17,9 @@ import {
   startEverythingHttp,
   writeMcpConfig,
 } from "../support/mcp.js";
-import { HX_BIN, hxEnv, runHx } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
 import { BYPASS } from "../support/wire.js";
-import { KEYS, toolResultsOf, useHarness } from "./harness-support.js";
+import { toolResultsOf, useHarness } from "./harness-support.js";
 
 const h = useHarness();
 const httpServers: HttpServer[] = [];
@@ -181,22 +180,13 @@ describe(`server-everything over stdio${everythingSkip}`, () => {
     async () => {
       const log = path.join(h.work, "log.jsonl");
       h.server.reply().tool("mcp__everything__trigger-long-running-operation", { duration: 30, steps: 2 });
-      const hx: ChildProcess = spawn(
-        process.execPath,
-        [
-          HX_BIN,
-          "agent",
-          "x",
-          ...config({ everything: recordedServer(log, EVERYTHING, ["stdio"]) }),
-          ...BYPASS,
-          ...h.args(),
-        ],
-        { env: hxEnv(KEYS), stdio: ["ignore", "ignore", "ignore"] },
-      );
-      const exited = new Promise<number | null>((resolve) => hx.once("close", (code) => resolve(code)));
+      const hx = h.start("x", [
+        ...config({ everything: recordedServer(log, EVERYTHING, ["stdio"]) }),
+        ...BYPASS,
+      ]);
       await expect.poll(() => calls(log).length, { timeout: 15_000 }).toBe(1);
-      hx.kill("SIGINT");
-      expect(await exited).toBe(130);
+      hx.child.kill("SIGINT");
+      expect(await hx.done).toBe(130);
       const [call] = calls(log);
       expect(loggedMessages(log)).toContainEqual(
         expect.objectContaining({

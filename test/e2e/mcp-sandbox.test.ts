@@ -2,16 +2,15 @@
 // what a sandboxed server may write and reach, the opt-outs, the fallback where bubblewrap
 // cannot run, the environment it gets, and that no server process outlives hx — however hx
 // ends. Each test asserts what the model was sent and what happened on disk or to processes.
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { backend, processesMatching, skipReason } from "../sandbox/sandbox-support.js";
 import { FIXTURE_SERVER, loggedMessages, nodeServer, writeMcpConfig } from "../support/mcp.js";
-import { HX_BIN, hxEnv, runHx } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
 import { BYPASS } from "../support/wire.js";
-import { KEYS, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
+import { toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
 const h = useHarness();
 const linux = process.platform === "linux";
@@ -188,23 +187,11 @@ describe("what a stdio server's environment holds", () => {
   });
 });
 
-/** Starts `hx agent` without waiting for it, so the test can signal it mid-run. */
-function startAgent(
-  args: string[],
-  env: Record<string, string> = {},
-): { child: ChildProcess; done: Promise<unknown> } {
-  const child = spawn(process.execPath, [HX_BIN, "agent", "x", ...args, ...h.args()], {
-    env: hxEnv({ ...KEYS, ...env }),
-    stdio: ["ignore", "ignore", "ignore"],
-  });
-  return { child, done: new Promise((resolve) => child.once("close", resolve)) };
-}
-
 describe.skipIf(!linux)("no MCP server outlives hx", () => {
   const hangingCall = async (log: string, sandbox: boolean, signal: NodeJS.Signals) => {
     h.server.reply().tool("mcp__fx__hang", {});
     const config = fixtureConfig(log, sandbox ? {} : { sandbox: false }, ["--stubborn"]);
-    const agent = startAgent([...config, ...BYPASS]);
+    const agent = h.start("x", [...config, ...BYPASS]);
     await expect
       .poll(() => loggedMessages(log).some((m) => m.method === "tools/call"), { timeout: 15_000 })
       .toBe(true);

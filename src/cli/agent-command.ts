@@ -6,7 +6,6 @@ import { createStreamJsonSink, resultSummary } from "./output-formats.js";
 import { prepareRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
 import { fitTaskToWindow } from "./task-input.js";
-import { terminalAskerIfInteractive } from "./terminal-ask.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
 import { formatStatsLine } from "./trace-format.js";
@@ -27,8 +26,11 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
     controller.abort();
   };
   // Asks only when a person is at the terminal; in scripts and CI such calls are denied at once.
-  // Ctrl-C at a question cancels the whole run (exit 130), as it does anywhere else.
-  const ask = terminalAskerIfInteractive(process.stdin, process.stderr, interrupt);
+  // Ctrl-C at a question cancels the whole run (exit 130), as it does anywhere else. The
+  // question's code (readline, diffs) loads only when there is a terminal to ask at.
+  const ask = process.stdin.isTTY
+    ? (await import("./terminal-ask.js")).terminalAskerIfInteractive(process.stdin, process.stderr, interrupt)
+    : undefined;
   const session = await openSession(prepared, flags, { log, ask });
   const fitted = fitTaskToWindow(task, { cwd: prepared.cwd, window: prepared.contextWindow, log });
 

@@ -56,7 +56,10 @@ export function resolveServerSandbox(input: {
   return { enabled: offReason === undefined, offReason, options, warnings: resolved.warnings };
 }
 
-/** The package caches as writable folders; called only when a server is about to be sandboxed. */
+/**
+ * The package caches as writable folders without protected stand-ins (nobody runs hx or git
+ * in ~/.npm: stand-ins there would only cost each launch and litter the caches).
+ */
 export function withPackageCaches(options: SandboxOptions): SandboxOptions {
   const home = options.home ?? os.homedir();
   const caches: string[] = [];
@@ -69,7 +72,7 @@ export function withPackageCaches(options: SandboxOptions): SandboxOptions {
       // A home folder hx cannot write: the server may fail to cache, and says so.
     }
   }
-  return { ...options, writablePaths: [...new Set([...options.writablePaths, ...caches])] };
+  return { ...options, cachePaths: caches.filter((dir) => !options.writablePaths.includes(dir)) };
 }
 
 /** Where one server runs, for the user: `sandboxed` is true only when the OS sandbox holds it. */

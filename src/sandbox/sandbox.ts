@@ -21,6 +21,11 @@ export interface SandboxOptions {
   workspaceRoot: string;
   /** More writable folders (real paths), in workspace-write mode. */
   writablePaths: string[];
+  /**
+   * Writable folders (real paths, workspace-write mode) that get no protected-path stand-ins:
+   * package caches (`~/.npm`) that MCP servers' launchers write, where nobody runs hx or git.
+   */
+  cachePaths?: string[];
   home?: string;
   platform?: NodeJS.Platform;
   /** `process.arch` by default: which seccomp filter bubblewrap gets. */
@@ -140,8 +145,10 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         };
       }
       const tmp = ensureTmp();
-      const roots = current.writable;
-      const mounts = protectedMounts(roots, home, (file) => placeholders.isStandIn(file));
+      const caches = wanted === "workspace-write" ? (options.cachePaths ?? []) : [];
+      const protectedRoots = current.writable;
+      const roots = unique([...protectedRoots, ...caches]);
+      const mounts = protectedMounts(protectedRoots, home, (file) => placeholders.isStandIn(file));
       const command = [file, ...args];
       const backendFile = (result as { file: string }).file;
       if (current.backend === "seatbelt") {

@@ -2,7 +2,7 @@
 // what a sandboxed server may write and reach, the opt-outs, the fallback where bubblewrap
 // cannot run, the environment it gets, and that no server process outlives hx — however hx
 // ends. Each test asserts what the model was sent and what happened on disk or to processes.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { backend, processesMatching, skipReason } from "../sandbox/sandbox-support.js";
@@ -36,7 +36,8 @@ describe(`stdio MCP servers in the OS sandbox${skipReason}`, () => {
         .tool("mcp__fx__write", { path: inside, text: "in" })
         .tool("mcp__fx__write", { path: outside, text: "out" })
         .tool("mcp__fx__write", { path: path.join(h.work, ".hx", "settings.json"), text: "{}" })
-        .tool("mcp__fx__connect", { port: port() });
+        .tool("mcp__fx__connect", { port: port() })
+        .tool("mcp__fx__write", { path: path.join(home, ".npm", "cached"), text: "npx cache" });
       h.server.reply().text("done");
       const run = await h.agent("x", [...fixtureConfig(log), ...BYPASS], { env: { HOME: home } });
       expect(run.code, run.stderr).toBe(0);
@@ -45,7 +46,10 @@ describe(`stdio MCP servers in the OS sandbox${skipReason}`, () => {
         expect.stringContaining("cannot write: EROFS"),
         expect.stringContaining("cannot write: EROFS"),
         "connected",
+        `wrote ${path.join(home, ".npm", "cached")}`,
       ]);
+      // The package cache gets no protected stand-ins (nothing left in it but what was written).
+      expect(readdirSync(path.join(home, ".npm"))).toEqual(["cached"]);
       expect(readFileSync(inside, "utf8")).toBe("in");
       expect(existsSync(outside)).toBe(false);
       expect(existsSync(path.join(h.work, ".hx", "settings.json"))).toBe(false);

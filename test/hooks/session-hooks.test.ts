@@ -156,13 +156,12 @@ describe("command hooks in the loop (real processes)", () => {
   it("a hook that hangs is killed at its timeout and the call goes on", async () => {
     const { hooks } = hooksWith({ PreToolUse: [{ hooks: [command("sleep 30", 0.3)] }] });
     const model = new ScriptedProvider([{ toolCalls: [{ name: "grep", arguments: {} }] }, { text: "ok" }]);
-    const started = Date.now();
+    // sleep 30 outlasts the test's timeout: only the hook's timeout lets the run end.
     const { messages, events } = await runLoop({
       provider: model,
       tools: fakeBaseTools(),
       extensions: [hooks.extension],
     });
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(toolResults(messages)).toEqual(["grep ran"]);
     expect(events).toContainEqual(expect.objectContaining({ text: expect.stringContaining("timed out") }));
   });

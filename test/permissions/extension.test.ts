@@ -29,9 +29,8 @@ describe("permission extension in the loop", () => {
     const { root, extension } = setup({});
     const tools = fakeBaseTools();
     const model = new ScriptedProvider([callBash("make build"), { text: "done" }]);
-    const started = Date.now();
+    // Nothing waits for an answer: were it to, the test's timeout would end it.
     const { result, messages } = await runLoop({ provider: model, tools, extensions: [extension], root });
-    expect(Date.now() - started).toBeLessThan(1000);
     const [denial] = toolResults(messages);
     expect(denial).toMatch(/^Permission denied: /);
     expect(denial).toContain("no terminal to ask");

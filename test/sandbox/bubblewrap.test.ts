@@ -193,9 +193,7 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
   it.skipIf(!backend.ok)("a timeout kills the sandboxed command and everything it started", async () => {
     const { run } = sandboxed();
     const [a, b] = [uniqueSleep(), uniqueSleep()];
-    const started = Date.now();
     const output = await run(`sleep ${a} & echo started; sleep ${b}`, 1);
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(output).toMatch(/^Error: the command timed out after 1 s.*\n\nstarted$/s);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect([...processesMatching(`sleep ${a}`), ...processesMatching(`sleep ${b}`)]).toEqual([]);

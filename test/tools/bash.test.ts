@@ -29,21 +29,18 @@ describe("bash", () => {
 
   it("gives the command no stdin, so reading input ends at once", async () => {
     const { call } = setup();
-    const started = Date.now();
+    // With an open stdin, cat would wait until the 10 s timeout and the result would say so.
     const result = await call("bash", { command: 'cat; read -r line; echo "read status $?"', timeout: 10 });
     expect(result.content).toBe("read status 1");
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("on timeout kills the whole process group, background children included, and shows output so far", async () => {
     const { root, call } = setup();
     const marker = path.join(root, "late-write");
-    const started = Date.now();
     const result = await call("bash", {
       command: `(sleep 1.5; echo late > '${marker}') & echo started; sleep 30`,
       timeout: 0.5,
     });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/^Error: the command timed out after 0\.5 s.*\n\nstarted$/s);
     await sleep(2000);
@@ -52,10 +49,9 @@ describe("bash", () => {
 
   it("does not wait for background jobs that outlive the command", async () => {
     const { call } = setup();
-    const started = Date.now();
-    const result = await call("bash", { command: "sleep 5 & echo done", timeout: 10 });
-    expect(result.content).toBe("done");
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The job holds the output pipe for 600 s: waiting for it would end in the 10 s timeout.
+    const result = await call("bash", { command: "sleep 600 & echo done", timeout: 10 });
+    expect(result).toEqual({ content: "done" });
   });
 
   it.skipIf(process.platform !== "linux")(
@@ -92,11 +88,9 @@ describe("bash", () => {
     const { root, call } = setup();
     const marker = path.join(root, "late-write");
     const controller = new AbortController();
-    const started = Date.now();
     const pending = call("bash", { command: `(sleep 1.5; touch '${marker}') & sleep 30` }, controller.signal);
     setTimeout(() => controller.abort(), 300);
     const result = await pending;
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(result).toEqual({ content: "Error: the call was cancelled by the user.", isError: true });
     await sleep(2000);
     expect(existsSync(marker)).toBe(false);

@@ -8,6 +8,7 @@ import type { HookPayload } from "../src/hooks/events.js";
 import { runCommandHook } from "../src/hooks/runner.js";
 import { createBashTool } from "../src/tools/bash.js";
 import { Workspace } from "../src/tools/workspace.js";
+import { median, ms } from "./measure.js";
 import type { BenchRow } from "./types.js";
 
 const RUNS = 3;
@@ -22,16 +23,16 @@ export async function run(): Promise<BenchRow[]> {
     bash.execute(args, { workspace, signal, callId: "bench", emit: () => {} });
   const payload: HookPayload = { hook_event_name: "PreToolUse", session_id: "bench", cwd: root };
 
-  const timedOut = await median(() => call({ command: "sleep 30 & sleep 30", timeout: 0.5 }));
-  const cancelled = await median(async () => {
+  const timedOut = await timed(() => call({ command: "sleep 30 & sleep 30", timeout: 0.5 }));
+  const cancelled = await timed(async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     // A cancelled call throws (the registry turns it into the result the model reads).
     await call({ command: "sleep 30 & sleep 30" }, controller.signal).catch(() => undefined);
   });
-  const background = await median(() => call({ command: "sleep 30 & echo done", timeout: 10 }));
-  const noStdin = await median(() => call({ command: "cat; echo read", timeout: 10 }));
-  const hook = await median(() => runCommandHook("sleep 30", payload, { cwd: root, timeoutMs: 300 }));
+  const background = await timed(() => call({ command: "sleep 30 & echo done", timeout: 10 }));
+  const noStdin = await timed(() => call({ command: "cat; echo read", timeout: 10 }));
+  const hook = await timed(() => runCommandHook("sleep 30", payload, { cwd: root, timeoutMs: 300 }));
   return [
     row("bash with timeout 0.5 s: back after", timedOut, 500 + SLACK_MS),
     row("bash cancelled at 0.3 s: back after", cancelled, 300 + SLACK_MS),
@@ -45,18 +46,19 @@ function row(metric: string, value: number, targetMs: number): BenchRow {
   return {
     area: "timeouts",
     metric: `${metric} (median of ${RUNS})`,
-    value: `${Math.round(value)} ms`,
+    value: ms(value),
     target: `≤ ${targetMs} ms`,
     ok: value <= targetMs,
   };
 }
 
-async function median(fn: () => Promise<unknown>): Promise<number> {
+/** The median wall time of RUNS calls. */
+async function timed(fn: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
     await fn();
     times.push(performance.now() - start);
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  return median(times);
 }

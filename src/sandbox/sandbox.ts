@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -174,7 +174,10 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         readOnly: unique([...mounts.existing, ...held.paths]),
         pinned: mounts.pinned,
         tmpDir: tmp,
-        keepVisible: visibleUnderTmp([home, options.workspaceRoot, cwd], roots),
+        keepVisible: visibleUnderTmp(
+          [home, options.workspaceRoot, cwd, ...tmpFoldersNamedBy([file, ...args])],
+          roots,
+        ),
         network: current.network,
         cwd,
       };
@@ -229,6 +232,21 @@ async function removeStaleTmpDirs(tempRoot: string): Promise<void> {
     if (!match || isProcessAlive(Number(match[1]))) continue;
     await rm(path.join(tempRoot, name), { recursive: true, force: true }).catch(() => {});
   }
+}
+
+/**
+ * The folders under /tmp that a command names by absolute path (an MCP server's script in a
+ * checkout under /tmp, with its node_modules beside it): the top folder below /tmp of each
+ * one, so the private /tmp does not hide what the command was told to run.
+ */
+function tmpFoldersNamedBy(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const word of words) {
+    if (!word.startsWith("/tmp/")) continue;
+    const top = word.split("/").slice(0, 3).join("/");
+    if (top !== "/tmp/" && existsSync(top)) out.push(top);
+  }
+  return out;
 }
 
 /** Real folders under /tmp (hidden by the private /tmp) that are not writable roots but must stay readable. */

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -159,6 +160,31 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
       expect(await run("echo x > .git/HEAD && echo made")).toMatch(/Read-only file system/);
       if ("release" in held) held.release();
       expect(existsSync(path.join(root, ".git"))).toBe(false);
+    },
+  );
+
+  it.skipIf(!backend.ok)(
+    "a script under /tmp that a command names by path stays visible; other folders of /tmp stay hidden",
+    async () => {
+      const { root, sandbox } = sandboxed();
+      const folder = tempDir("hx-sbx-script-");
+      const script = path.join(folder, "server.sh");
+      writeFileSync(script, "echo from-script\n");
+      const other = tempDir("hx-sbx-other-");
+      writeFileSync(path.join(other, "secret"), "hidden\n");
+      const run = async (args: string[]) => {
+        const launch = await sandbox.launch("bash", args, {
+          cwd: root,
+          env: { PATH: process.env.PATH ?? "" },
+        });
+        if ("refused" in launch) throw new Error(launch.refused);
+        const result = spawnSync(launch.file, launch.args, { env: launch.env, encoding: "utf8" });
+        launch.release();
+        return `${result.stdout}${result.stderr}`;
+      };
+      if (!script.startsWith("/tmp/")) return; // the private /tmp hides nothing else
+      expect(await run([script])).toContain("from-script");
+      expect(await run(["-c", `cat '${other}/secret' || echo gone`])).toContain("gone");
     },
   );
 

@@ -17,7 +17,8 @@ import { describeEntry, type McpServerEntry, parseServerEntries } from "../mcp/c
 import { listMcpSkills } from "../mcp/skills.js";
 import { loadMcpConfiguration, MCP_JSON } from "../mcp/sources.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
-import { MCP_DEFAULTS, resolveMcpSettings, startMcp } from "../session/mcp-setup.js";
+import { MCP_DEFAULTS, resolveMcpSettings } from "../session/mcp-setup.js";
+import { startMcp } from "../session/mcp-start.js";
 import { resolveRun } from "./prepare-run.js";
 import { VERSION } from "./version.js";
 
@@ -32,7 +33,7 @@ export async function listServers(
   options: { json?: boolean; mcpConfig?: string[] },
 ): Promise<number> {
   const resolved = resolveRun({ cwd }, err);
-  const setup = startMcp({
+  const setup = await startMcp({
     cwd: resolved.cwd,
     settings: resolved.settings,
     contextWindow: resolved.contextWindow,

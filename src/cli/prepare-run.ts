@@ -6,7 +6,8 @@ import { resolveContextWindow } from "../context/index.js";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createProvider, defaultModelFor } from "../providers/registry.js";
-import { type McpSetup, startMcp } from "../session/mcp-setup.js";
+import type { McpSetup } from "../session/mcp-setup.js";
+import { startMcp } from "../session/mcp-start.js";
 import { type RunConfig, type RunFlags, resolveRunConfig, UsageError } from "./run-config.js";
 import { VERSION } from "./version.js";
 
@@ -63,7 +64,7 @@ export function resolveRun(
 export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
   const resolved = resolveRun(flags);
   // MCP servers start before the provider's SDK loads, so they boot meanwhile.
-  const mcp = startMcp({
+  const mcp = await startMcp({
     cwd: resolved.cwd,
     settings: resolved.settings,
     contextWindow: resolved.contextWindow,

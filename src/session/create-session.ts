@@ -14,7 +14,8 @@ import { setUpContext } from "./context-setup.js";
 import { setUpGuards } from "./guards-setup.js";
 import { setUpHooks } from "./hooks-setup.js";
 import { setUpProjectInstructions } from "./instructions-setup.js";
-import { type McpSetup, setUpMcp, startMcp } from "./mcp-setup.js";
+import type { McpSetup } from "./mcp-setup.js";
+import { startMcp } from "./mcp-start.js";
 import { setUpPermissions } from "./permissions-setup.js";
 import { setUpShell } from "./shell-setup.js";
 import { setUpSkills } from "./skills-setup.js";
@@ -69,7 +70,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
   // MCP servers boot while the rest is set up (the CLI starts them even earlier).
   const mcpServers =
     env.mcp ??
-    startMcp({
+    (await startMcp({
       cwd: env.cwd,
       settings: env.settings,
       contextWindow: env.contextWindow,
@@ -79,7 +80,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
       log: env.log,
       verbose: env.verbose,
       sandboxMode: env.sandboxMode,
-    });
+    }));
   const model = new SwitchableModel(env.provider);
   const basics: SessionBasics = {
     cwd: env.cwd,
@@ -103,7 +104,9 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     shell,
   });
   // Before the skills: the servers' skills join the catalog (the capability keeps its place below).
-  const mcp = mcpServers ? await setUpMcp(basics, mcpServers, { ask: env.ask }) : undefined;
+  const mcp = mcpServers
+    ? await (await import("./mcp-setup.js")).setUpMcp(basics, mcpServers, { ask: env.ask })
+    : undefined;
   const skills = await setUpSkills(basics, {
     contextWindow: env.contextWindow,
     windowKnown: env.contextWindowKnown,

@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
 import os from "node:os";
 import type { LoadedSettings, McpSettings } from "../config/settings.js";
-import { formatDiagnostic } from "../core/diagnostic.js";
 import {
   approvalState,
   approvalsFile,
@@ -15,7 +14,7 @@ import { McpManager } from "../mcp/manager.js";
 import { sandboxedLauncher } from "../mcp/server-launcher.js";
 import { resolveServerSandbox, withPackageCaches } from "../mcp/server-sandbox.js";
 import { listMcpSkills } from "../mcp/skills.js";
-import { loadMcpConfiguration } from "../mcp/sources.js";
+import type { McpConfiguration } from "../mcp/sources.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
 import type { ToolSink } from "../mcp/tool-shelf.js";
 import { buildToolSurface, type SurfaceSettings } from "../mcp/tool-surface.js";
@@ -66,21 +65,12 @@ export interface McpSetup {
 }
 
 /**
- * MCP servers as one capability of a session. Reads the configuration and starts the servers
- * that may start (the user's own, approved project ones) at once, in parallel, before the rest
- * of the session is set up; `surface()` then waits a short bound and turns what is ready into
- * tools. Returns undefined when no server is configured: the SDK is then never loaded.
+ * MCP servers as one capability of a session: starts the configured servers that may start
+ * (the user's own, approved project ones) at once, in parallel, before the rest of the
+ * session is set up; `surface()` then waits a short bound and turns what is ready into tools.
+ * Loaded only when a server is configured (mcp-start.ts decides).
  */
-export function startMcp(options: McpSetupOptions): McpSetup | undefined {
-  const config = loadMcpConfiguration({
-    cwd: options.cwd,
-    settings: options.settings,
-    configFiles: options.configFiles,
-    strict: options.strictConfig,
-  });
-  for (const diagnostic of config.diagnostics) options.log(`warning: ${formatDiagnostic(diagnostic)}`);
-  if (config.servers.length === 0) return undefined;
-
+export function launchMcp(options: McpSetupOptions, config: McpConfiguration): McpSetup {
   const file = approvalsFile(options.homeDir ?? os.homedir());
   const project = projectKey(options.cwd);
   const store = readApprovals(file);

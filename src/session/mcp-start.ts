@@ -1,0 +1,21 @@
+import { formatDiagnostic } from "../core/diagnostic.js";
+import { loadMcpConfiguration } from "../mcp/sources.js";
+import type { McpSetup, McpSetupOptions } from "./mcp-setup.js";
+
+/**
+ * Reads the MCP configuration (.mcp.json, settings, --mcp-config) and, when it names a
+ * server, loads the MCP code and starts the servers. Without one nothing of MCP loads, so a
+ * session without servers pays only for reading the configuration.
+ */
+export async function startMcp(options: McpSetupOptions): Promise<McpSetup | undefined> {
+  const config = loadMcpConfiguration({
+    cwd: options.cwd,
+    settings: options.settings,
+    configFiles: options.configFiles,
+    strict: options.strictConfig,
+  });
+  for (const diagnostic of config.diagnostics) options.log(`warning: ${formatDiagnostic(diagnostic)}`);
+  if (config.servers.length === 0) return undefined;
+  const { launchMcp } = await import("./mcp-setup.js");
+  return launchMcp(options, config);
+}

@@ -43,7 +43,7 @@ export function boundHookText(text: string, alreadyCut?: { chars: number; lines:
 const DRAIN_MS = 200;
 
 /**
- * Runs `bash -c command` with the payload as JSON on stdin, through the shared process-group
+ * Runs `bash --norc --noprofile -c command` with the payload as JSON on stdin, through the shared process-group
  * runner: a timeout, an abort or the hook's own exit kills everything it started. Never
  * throws, never rejects.
  */
@@ -54,7 +54,10 @@ export async function runCommandHook(
 ): Promise<HookOutcome> {
   const run = await runProcess({
     file: "bash",
-    args: ["-c", command],
+    // --norc: bash reads ~/.bashrc for `-c` when its stdin is a socket (Node's pipes are) and
+    // SHLVL < 2; a hook must not run the user's shell start-up (slow, and its output would
+    // mix with the hook's answer).
+    args: ["--norc", "--noprofile", "-c", command],
     cwd: options.cwd,
     env: {
       ...(options.baseEnv ?? childEnvironment()),

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HookPayload } from "../../src/hooks/events.js";
@@ -20,6 +20,19 @@ describe("runCommandHook (real processes)", () => {
     const outcome = await runCommandHook(`cat > '${file}'; echo ok`, payload, { cwd: dir, timeoutMs: 5000 });
     expect(outcome).toMatchObject({ kind: "success", stdout: "ok" });
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(payload);
+  });
+
+  it("does not run the user's ~/.bashrc (bash reads it for -c when stdin is a socket and SHLVL < 2)", async () => {
+    const home = tempDir();
+    const marker = path.join(home, "bashrc-ran");
+    writeFileSync(path.join(home, ".bashrc"), `touch '${marker}'; echo from-bashrc\n`);
+    const outcome = await runCommandHook("cat > /dev/null; echo ok", payload, {
+      cwd: home,
+      timeoutMs: 5000,
+      baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+    });
+    expect(outcome).toMatchObject({ kind: "success", stdout: "ok" });
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("runs in cwd with HX_PROJECT_DIR and CLAUDE_PROJECT_DIR set", async () => {

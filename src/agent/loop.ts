@@ -51,6 +51,7 @@ export async function runAgentLoop(
       });
     }
 
+    await config.tools.ready(); // schemas of tools added since the last request
     await callExtensions(config, (ext) => ext.beforeModelCall?.(state));
     if (endedBy !== undefined) return ended(endedBy);
     stats.turns += 1;

@@ -110,7 +110,7 @@ async function admitToolCall(
   call: ToolCall,
 ): Promise<PreparedCall | CallResult> {
   state.stats.toolCalls += 1;
-  const prepared = config.tools.prepare(call);
+  const prepared = await config.tools.prepare(call);
   config.emit({
     type: "tool_call",
     call,

@@ -8,7 +8,7 @@ import type { RunFlags } from "./run-config.js";
  * saved one) would hold, in tokens. Needs no API key: nothing is sent.
  */
 export async function runContextCommand(flags: RunFlags): Promise<number> {
-  const resolved = resolveRun(flags);
+  const resolved = await resolveRun(flags);
   const provider = {
     name: resolved.config.provider,
     model: resolved.model,

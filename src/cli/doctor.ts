@@ -47,7 +47,7 @@ export async function runDoctor(options: {
     throw new UsageError(`-C/--cwd: '${options.cwd}' is not a directory.`);
   }
   const root = realpathSync(cwd);
-  const loaded = loadSettings(root);
+  const loaded = await loadSettings(root);
   const settings = loaded.merged;
   const { options: sandboxOptions, warnings } = resolveSandboxOptions({
     flag: options.sandbox as never,
@@ -74,7 +74,7 @@ export async function runDoctor(options: {
             : "") +
           "; after kill -9 of hx they may live on",
     secrets: { dropped: droppedSecretNames(process.env, passthrough), passthrough },
-    mcpServers: mcpPlacements(loaded, root, options.sandbox as never, status),
+    mcpServers: await mcpPlacements(loaded, root, options.sandbox as never, status),
   };
   for (const diagnostic of loaded.diagnostics)
     process.stderr.write(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}\n`);
@@ -121,13 +121,13 @@ export function formatReport(report: DoctorReport, root: string): string {
 }
 
 /** Where each configured MCP server would run (servers are not started), with the probed sandbox status. */
-function mcpPlacements(
-  loaded: ReturnType<typeof loadSettings>,
+async function mcpPlacements(
+  loaded: Awaited<ReturnType<typeof loadSettings>>,
   root: string,
   flag: SandboxMode | undefined,
   status: SandboxStatus,
-): DoctorReport["mcpServers"] {
-  const config = loadMcpConfiguration({ cwd: root, settings: loaded });
+): Promise<DoctorReport["mcpServers"]> {
+  const config = await loadMcpConfiguration({ cwd: root, settings: loaded });
   if (config.servers.length === 0) return [];
   const policy = resolveServerSandbox({ settings: loaded.merged, flag, workspaceRoot: root });
   return config.servers.map((server) => {

@@ -29,8 +29,11 @@ export interface SessionIO {
   ask?: PermissionAsker;
 }
 
-export function createInteractiveSetup(flags: RunFlags, firstPrompt?: string): InteractiveSetup {
-  const resolved = resolveRun(flags);
+export async function createInteractiveSetup(
+  flags: RunFlags,
+  firstPrompt?: string,
+): Promise<InteractiveSetup> {
+  const resolved = await resolveRun(flags);
   let prepared: Promise<PreparedRun> | undefined;
   const prepare = (): Promise<PreparedRun> => {
     prepared ??= withProvider(resolved);

@@ -11,7 +11,7 @@ export async function runInteractive(flags: RunFlags, firstPrompt?: string): Pro
     return runFullScreen(flags, firstPrompt);
   }
   const { createInteractiveSetup } = await import("./interactive-setup.js");
-  const setup = createInteractiveSetup(flags, firstPrompt);
+  const setup = await createInteractiveSetup(flags, firstPrompt);
   await setup.prepare(); // a missing key is reported before the prompt
   const { runPlainInteractive } = await import("./interactive-plain.js");
   return runPlainInteractive(setup);

@@ -32,7 +32,7 @@ export async function listServers(
   cwd: string,
   options: { json?: boolean; mcpConfig?: string[] },
 ): Promise<number> {
-  const resolved = resolveRun({ cwd }, err);
+  const resolved = await resolveRun({ cwd }, err);
   const setup = await startMcp({
     cwd: resolved.cwd,
     settings: resolved.settings,
@@ -177,7 +177,7 @@ export async function removeServer(cwd: string, name: string, scopeOption?: stri
 
 /** `hx mcp approve`: records approval of the project's servers (all waiting ones by default). */
 export async function approveServers(cwd: string, names: string[], all: boolean): Promise<number> {
-  const config = loadMcpConfiguration({ cwd, settings: loadSettings(cwd) });
+  const config = await loadMcpConfiguration({ cwd, settings: await loadSettings(cwd) });
   for (const diagnostic of config.diagnostics) err(`warning: ${formatDiagnostic(diagnostic)}`);
   const file = approvalsFile(os.homedir());
   const project = projectKey(cwd);

@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { createSession } from "../session/create-session.js";
-import { findSession, latestSession, type ResumedSession, resumeSession } from "../transcript/index.js";
+import type { ResumedSession } from "../transcript/sessions.js";
 import type { PreparedRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
 import { VERSION } from "./version.js";
@@ -14,7 +14,7 @@ export async function openSession(
   io: { log: (line: string) => void; ask?: PermissionAsker },
 ): Promise<AgentSession> {
   const { cwd, config, settings, provider } = prepared;
-  const resume = findResumed(cwd, flags, io.log, provider);
+  const resume = await findResumed(cwd, flags, io.log, provider);
   return createSession({
     cwd,
     provider,
@@ -35,14 +35,18 @@ export async function openSession(
   });
 }
 
-/** The saved session named by --resume ID or --continue (the latest); throws when there is none. */
-export function findResumed(
+/**
+ * The saved session named by --resume ID or --continue (the latest); throws when there is none.
+ * The transcript reader (and its zod line schema) loads only then.
+ */
+export async function findResumed(
   cwd: string,
   flags: RunFlags,
   log: (line: string) => void,
   model: { name: string; model: string },
-): ResumedSession | undefined {
+): Promise<ResumedSession | undefined> {
   if (!flags.continue && flags.resume === undefined) return undefined;
+  const { findSession, latestSession, resumeSession } = await import("../transcript/sessions.js");
   const root = realpathSync(cwd);
   const options = {
     provider: model.name,

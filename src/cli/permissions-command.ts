@@ -81,7 +81,7 @@ async function runPermissionsCheck(call: string[], options: CheckOptions): Promi
     throw new UsageError(`-C: folder not found: ${options.cwd}`);
   }
   // Settings a run could not read stop the check the same way (exit 2).
-  const loaded = loadSettings(root);
+  const loaded = await loadSettings(root);
   prepare.reportSettingsProblems(loaded.diagnostics, root, (line) => process.stderr.write(`${line}\n`));
   const { mode, rules, readOnlyCommands, warnings } = permissionsFromSettings(
     loaded.merged.permissions,

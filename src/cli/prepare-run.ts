@@ -34,12 +34,12 @@ export interface PreparedRun {
  * place that reads them, so a session, `hx context` and `hx skills` agree. Throws UsageError
  * on bad input; warnings (a broken settings file, a bad window value) are reported at once.
  */
-export function resolveRun(
+export async function resolveRun(
   flags: RunFlags,
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
-): Omit<PreparedRun, "provider"> {
+): Promise<Omit<PreparedRun, "provider">> {
   const cwd = resolveCwd(flags.cwd);
-  const settings = loadSettings(cwd);
+  const settings = await loadSettings(cwd);
   reportSettingsProblems(settings.diagnostics, cwd, warn);
   const config = resolveRunConfig(flags, process.env, settings.merged);
   const model = config.model || defaultModelFor(config.provider);
@@ -62,7 +62,7 @@ export function resolveRun(
 
 /** Creates the model provider; a missing key or unknown provider throws a ProviderError. */
 export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
-  const resolved = resolveRun(flags);
+  const resolved = await resolveRun(flags);
   // MCP servers start before the provider's SDK loads, so they boot meanwhile.
   const mcp = await startMcp({
     cwd: resolved.cwd,

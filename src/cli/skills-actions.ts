@@ -41,12 +41,12 @@ export interface Io {
  * settings (see resolveRun), and the catalog budget from the same context window (flag >
  * HX_CONTEXT_WINDOW > settings > the configured model, or its provider's default model).
  */
-export function discoverAll(
+export async function discoverAll(
   cwd: string,
   options: Pick<RunFlags, "provider" | "model" | "contextWindow"> & { homeDir?: string } = {},
-): SkillsView {
+): Promise<SkillsView> {
   const { homeDir, ...flags } = options;
-  const { settings, contextWindow, contextWindowKnown } = resolveRun({ ...flags, cwd });
+  const { settings, contextWindow, contextWindowKnown } = await resolveRun({ ...flags, cwd });
   return discoverSkillsView({
     cwd,
     settings: settings.merged,

@@ -5,7 +5,6 @@ import { errorMessage } from "../core/error-message.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import { foldersFromRootTo } from "./project-root.js";
 import type { HookSettings, Settings } from "./settings-schema.js";
-import { validateSettings } from "./validate-settings.js";
 
 export type {
   CommandHook,
@@ -56,7 +55,7 @@ export function localSettingsPath(root: string): string {
  * to `workDir` (so running in a subfolder keeps the root's rules; nearer files win for single
  * values). `~/.hx` is read once, as the user file, even when home is inside a repository.
  */
-export function loadSettings(workDir: string): LoadedSettings {
+export async function loadSettings(workDir: string): Promise<LoadedSettings> {
   const home = path.resolve(os.homedir());
   const candidates: Array<Pick<SettingsFile, "path" | "scope">> = [
     { path: path.join(userSettingsDir(), "settings.json"), scope: "user" },
@@ -69,7 +68,7 @@ export function loadSettings(workDir: string): LoadedSettings {
   const files: SettingsFile[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const candidate of candidates) {
-    const read = readSettingsFile(candidate.path);
+    const read = await readSettingsFile(candidate.path);
     if (read === undefined) continue;
     diagnostics.push(...read.diagnostics);
     if (read.settings) files.push({ ...candidate, settings: read.settings });
@@ -80,11 +79,11 @@ export function loadSettings(workDir: string): LoadedSettings {
 /**
  * One settings file, read safely (never blocks on a FIFO, never reads more than
  * MAX_SETTINGS_BYTES) and validated. Undefined when the file does not exist; an empty file is
- * an empty object.
+ * an empty object. The validator (zod) is loaded only when there is a file to check.
  */
-export function readSettingsFile(
+export async function readSettingsFile(
   file: string,
-): { settings?: Settings; diagnostics: Diagnostic[] } | undefined {
+): Promise<{ settings?: Settings; diagnostics: Diagnostic[] } | undefined> {
   const read = readSmallFileSync(file, MAX_SETTINGS_BYTES);
   const problem = (code: string, message: string) => ({
     diagnostics: [{ level: "error" as const, code, file, message }],
@@ -106,6 +105,7 @@ export function readSettingsFile(
   } catch (error) {
     return problem("settings.json", `is not valid JSON (${errorMessage(error)}); fix the file.`);
   }
+  const { validateSettings } = await import("./validate-settings.js");
   return validateSettings(raw, file);
 }
 

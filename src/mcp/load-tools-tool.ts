@@ -1,6 +1,5 @@
-import * as z from "zod";
 import { closestName } from "../skills/suggest.js";
-import { defineTool, type Tool } from "../tools/tool.js";
+import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { CALL_MCP_TOOL_NAME } from "./call-tool-tool.js";
 import type { ToolShelf } from "./tool-shelf.js";
 
@@ -9,27 +8,28 @@ export const LOAD_MCP_TOOLS_NAME = "load_mcp_tools";
 /** At most this many schemas per call: a model asking for all 200 gets told to pick. */
 const MAX_PER_CALL = 20;
 
-const parameters = z.object({
-  names: z
-    .array(z.string())
-    .min(1)
-    .max(MAX_PER_CALL)
-    .describe(
-      "Tool names exactly as listed under MCP tools in the system prompt, e.g. mcp__github__create_issue.",
-    ),
-});
+export const loadMcpToolsParameters = (z: Zod) =>
+  z.object({
+    names: z
+      .array(z.string())
+      .min(1)
+      .max(MAX_PER_CALL)
+      .describe(
+        "Tool names exactly as listed under MCP tools in the system prompt, e.g. mcp__github__create_issue.",
+      ),
+  });
 
 /**
  * `load_mcp_tools {names}`: makes catalog-only MCP tools callable. In `call` mode the result
  * holds their schemas (the tools array stays as it is); in `tools` mode they join the tools
  * array for the rest of the session.
  */
-export function createLoadMcpToolsTool(shelf: ToolShelf): Tool<typeof parameters> {
+export function createLoadMcpToolsTool(shelf: ToolShelf): Tool<ReturnType<typeof loadMcpToolsParameters>> {
   return defineTool({
     name: LOAD_MCP_TOOLS_NAME,
     description:
       "Load MCP tools listed under MCP tools (in the system prompt or an mcp-update note) so you can call them. Pass every name you need in one call. Loading runs nothing.",
-    parameters,
+    parameters: loadMcpToolsParameters,
     effect: "none",
     ruleSubject: (args) => args.names.join(" "),
     async execute(args) {

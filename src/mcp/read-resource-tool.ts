@@ -1,6 +1,5 @@
-import * as z from "zod";
 import { closestName } from "../skills/suggest.js";
-import { defineTool, type Tool } from "../tools/tool.js";
+import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { McpCallError, type McpConnection } from "./connection.js";
 import { toToolOutput } from "./results.js";
 
@@ -9,10 +8,11 @@ export const READ_MCP_RESOURCE_NAME = "read_mcp_resource";
 /** Content checks by URI: returns an error for the model, or undefined when the bytes may be used. */
 export type ResourceCheck = (server: string, uri: string, text: string | undefined) => string | undefined;
 
-const parameters = z.object({
-  server: z.string().describe("The MCP server's name (the middle part of mcp__<server>__<tool>)."),
-  uri: z.string().describe("The resource's URI, e.g. from a resource link in a tool result."),
-});
+export const readMcpResourceParameters = (z: Zod) =>
+  z.object({
+    server: z.string().describe("The MCP server's name (the middle part of mcp__<server>__<tool>)."),
+    uri: z.string().describe("The resource's URI, e.g. from a resource link in a tool result."),
+  });
 
 /**
  * A read of one resource from the server that offered it (a resource link in a tool result,
@@ -22,12 +22,12 @@ const parameters = z.object({
 export function createReadMcpResourceTool(deps: {
   connections: () => readonly McpConnection[];
   check?: ResourceCheck;
-}): Tool<typeof parameters> {
+}): Tool<ReturnType<typeof readMcpResourceParameters>> {
   return defineTool({
     name: READ_MCP_RESOURCE_NAME,
     description:
       "Read a resource from an MCP server by its URI (resource links in MCP tool results, files of MCP skills).",
-    parameters,
+    parameters: readMcpResourceParameters,
     effect: "read",
     ruleSubject: (args) => `${args.server}:${args.uri}`,
     async execute(args, ctx) {

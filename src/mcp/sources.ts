@@ -3,7 +3,7 @@ import path from "node:path";
 import { foldersFromRootTo } from "../config/project-root.js";
 import type { LoadedSettings } from "../config/settings.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { type McpScope, type McpServerDefinition, parseServerEntries } from "./config.js";
+import type { McpScope, McpServerDefinition } from "./config.js";
 
 /** Claude Code's project file. */
 export const MCP_JSON = ".mcp.json";
@@ -42,16 +42,13 @@ const PRECEDENCE: Record<McpScope, number> = { user: 0, project: 1, local: 2, fl
 /**
  * Every configured MCP server: `mcpServers` of the user settings, `.mcp.json` and the
  * `mcpServers` of `.hx/settings.json` / `.hx/settings.local.json` in each folder from the
- * repository root down to `cwd` (nearer ones win), and `--mcp-config` files.
+ * repository root down to `cwd` (nearer ones win), and `--mcp-config` files. The entries'
+ * checker (zod) is loaded only when some file names servers.
  */
-export function loadMcpConfiguration(options: McpSourceOptions): McpConfiguration {
+export async function loadMcpConfiguration(options: McpSourceOptions): Promise<McpConfiguration> {
   const diagnostics: Diagnostic[] = [];
-  const found: McpServerDefinition[] = [];
-  const add = (raw: unknown, file: string, scope: McpScope) => {
-    const parsed = parseServerEntries(raw, { file, scope });
-    found.push(...parsed.servers);
-    diagnostics.push(...parsed.diagnostics);
-  };
+  const entries: Array<{ raw: unknown; file: string; scope: McpScope }> = [];
+  const add = (raw: unknown, file: string, scope: McpScope) => void entries.push({ raw, file, scope });
 
   for (const file of options.configFiles ?? []) {
     const json = readJsonObject(path.resolve(options.cwd, file), diagnostics, true);
@@ -69,6 +66,15 @@ export function loadMcpConfiguration(options: McpSourceOptions): McpConfiguratio
     }
   }
 
+  const found: McpServerDefinition[] = [];
+  if (entries.length > 0) {
+    const { parseServerEntries } = await import("./config.js");
+    for (const { raw, file, scope } of entries) {
+      const parsed = parseServerEntries(raw, { file, scope });
+      found.push(...parsed.servers);
+      diagnostics.push(...parsed.diagnostics);
+    }
+  }
   // Highest precedence wins; among equals, the later (nearer) one.
   const byName = new Map<string, McpServerDefinition>();
   for (const server of found) {

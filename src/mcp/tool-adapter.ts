@@ -1,6 +1,5 @@
-import * as z from "zod";
 import type { ToolEffect } from "../core/tool.js";
-import { defineTool, type Tool } from "../tools/tool.js";
+import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { McpCallError, type McpConnection, type McpToolInfo } from "./connection.js";
 import { toToolOutput } from "./results.js";
 
@@ -8,7 +7,7 @@ import { toToolOutput } from "./results.js";
 export const MAX_DESCRIPTION_CHARS = 2048;
 
 /** The arguments of an MCP tool are checked by its server; hx only needs an object. */
-const anyObject = z.record(z.string(), z.unknown());
+const anyObject = (z: Zod) => z.record(z.string(), z.unknown());
 
 export interface McpToolOptions {
   /** `mcp__<server>__<tool>`. */
@@ -28,7 +27,7 @@ export interface McpToolOptions {
  * server already runs with the user's rights once approved, so its own hint is believed;
  * an `ask` or `deny` rule (`mcp__server`) still wins over it.
  */
-export function createMcpTool(options: McpToolOptions): Tool<typeof anyObject> {
+export function createMcpTool(options: McpToolOptions): Tool<ReturnType<typeof anyObject>> {
   const { info, connection } = options;
   return defineTool({
     name: options.name,

@@ -144,6 +144,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
 
   const registry = new ToolRegistry(built.flatMap((c) => c.tools ?? []));
   mcp?.attach(registry);
+  await registry.ready(); // /context and `hx context` read the schemas before any run
   const system = buildSystemPrompt(
     basics.workspace.root,
     built.flatMap((c) => c.promptSections ?? []),

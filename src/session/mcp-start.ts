@@ -8,7 +8,7 @@ import type { McpSetup, McpSetupOptions } from "./mcp-setup.js";
  * session without servers pays only for reading the configuration.
  */
 export async function startMcp(options: McpSetupOptions): Promise<McpSetup | undefined> {
-  const config = loadMcpConfiguration({
+  const config = await loadMcpConfiguration({
     cwd: options.cwd,
     settings: options.settings,
     configFiles: options.configFiles,

@@ -1,12 +1,7 @@
-import {
-  findSession,
-  formatSessionList,
-  listSessions,
-  type ResumedSession,
-  readTranscript,
-  SessionLock,
-  TranscriptWriter,
-} from "../transcript/index.js";
+// The writer's modules only: reading saved sessions (and its zod line schema) loads on /resume.
+import { SessionLock } from "../transcript/lock.js";
+import type { ResumedSession } from "../transcript/sessions.js";
+import { TranscriptWriter } from "../transcript/writer.js";
 import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
 
 export interface TranscriptCapability extends Capability {
@@ -42,7 +37,9 @@ export function setUpTranscript(
     name: "resume",
     usage: "/resume [id]",
     description: "list saved sessions, or load one's history into this conversation",
-    run(args, io) {
+    async run(args, io) {
+      const { findSession, formatSessionList, listSessions } = await import("../transcript/sessions.js");
+      const { readTranscript } = await import("../transcript/reader.js");
       if (!args.trim()) {
         io.print(formatSessionList(listSessions(workspace.root)));
         return;

@@ -1,7 +1,6 @@
 import { compareNames } from "./discover.js";
-import { cleanControlCharacters } from "./skill-fields.js";
+import { cleanControlCharacters, codePointLength as length } from "./skill-fields.js";
 import type { Skill } from "./types.js";
-import { codePointLength as length } from "./validate.js";
 
 /**
  * The catalog: the system-prompt section that tells the model which skills exist (name and

@@ -7,9 +7,8 @@ import { errorMessage } from "../core/error-message.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import { forbidsImplicitInvocation } from "./openai-yaml.js";
 import { parseSkillFile } from "./parse.js";
-import { unusableNameReason } from "./skill-fields.js";
+import { SKILL_FILE_NAMES, unusableNameReason } from "./skill-fields.js";
 import type { Skill, SkillSource } from "./types.js";
-import { SKILL_FILE_NAMES } from "./validate.js";
 
 /** A folder searched for skills, in precedence order (earlier wins). */
 export interface SkillRoot {

@@ -1,5 +1,5 @@
-import * as z from "zod";
-import { defineTool, type Tool } from "../tools/tool.js";
+import { builtSchema } from "../tools/built-schemas.js";
+import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { formatSkillContent } from "./skill-content.js";
 import { orderBySimilarity } from "./suggest.js";
 import type { Skill } from "./types.js";
@@ -49,15 +49,16 @@ export const LOAD_SKILL_TOOL_NAME = "load_skill";
 /** Most names an "Unknown skill" error lists. */
 const MAX_SUGGESTED_NAMES = 100;
 
-const parameters = z.object({
-  name: z.string().describe("As listed, e.g. code-review"),
-});
+export const loadSkillParameters = (z: Zod) =>
+  z.object({
+    name: z.string().describe("As listed, e.g. code-review"),
+  });
 
 /**
  * `load_skill {name}`: returns a skill's instructions as a tool result, by name only (never
  * a path), and lets the model read the skill's folder. For the top-level agent only.
  */
-export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parameters> {
+export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<typeof loadSkillParameters>> {
   const allSkills = () => (typeof deps.skills === "function" ? deps.skills() : deps.skills);
   return defineTool({
     name: LOAD_SKILL_TOOL_NAME,
@@ -65,7 +66,8 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<typeof parame
       "Loads a skill's instructions and folder by its name in # Skills (system prompt); runs nothing. " +
       "When the user names a skill or the task matches one, load it before you start, then follow it. " +
       "Answer questions about which skills exist from that list.",
-    parameters,
+    parameters: loadSkillParameters,
+    jsonSchema: builtSchema("load_skill"),
     effect: "read",
     // Rules judge the skill that would load, however the name was spelled (`DEPLOY`, " deploy ").
     ruleSubject: (args) => {

@@ -1,4 +1,3 @@
-import { parseDocument } from "yaml";
 import { errorMessage } from "../core/error-message.js";
 import { parseSimpleYaml } from "./simple-yaml.js";
 import {
@@ -9,6 +8,7 @@ import {
   type SkillFields,
   unusableNameReason,
 } from "./skill-fields.js";
+import { yamlLibrary } from "./yaml-library.js";
 
 /**
  * How a SKILL.md text splits into frontmatter and body. Delimiters are whole lines of exactly
@@ -81,7 +81,11 @@ export function parseYaml(yaml: string): YamlResult {
   const simple = parseSimpleYaml(yaml);
   if (simple) return { ok: true, value: simple };
   try {
-    const doc = parseDocument(yaml, { schema: "failsafe", uniqueKeys: true, logLevel: "silent" });
+    const doc = yamlLibrary().parseDocument(yaml, {
+      schema: "failsafe",
+      uniqueKeys: true,
+      logLevel: "silent",
+    });
     if (doc.errors.length > 0) return { ok: false, error: doc.errors[0].message };
     return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) ?? {} };
   } catch (error) {

@@ -1,3 +1,13 @@
+/** The file names a skill folder may use, in order of preference (as the reference). */
+export const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"];
+
+/** Length in Unicode code points, as the spec (and Python's len) counts. */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
 /**
  * The frontmatter fields hx acts on beyond `name` and `description`, read from the values as
  * written (the failsafe YAML schema keeps every scalar a string). Each is optional; a value

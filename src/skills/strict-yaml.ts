@@ -1,4 +1,4 @@
-import { isAlias, isCollection, isScalar, parseDocument, visit } from "yaml";
+import { yamlLibrary } from "./yaml-library.js";
 
 /**
  * What the reference validator's YAML reader (strictyaml) refuses although YAML allows it:
@@ -6,6 +6,7 @@ import { isAlias, isCollection, isScalar, parseDocument, visit } from "yaml";
  * the text has none. Only `hx skills validate --strict` asks.
  */
 export function strictYamlProblem(yaml: string): string | undefined {
+  const { isAlias, isCollection, isScalar, parseDocument, visit } = yamlLibrary();
   const doc = parseDocument(yaml, { schema: "failsafe", logLevel: "silent" });
   let problem: string | undefined;
   visit(doc, (_key, node) => {

@@ -2,7 +2,12 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isPlainObject, OPENING_TEXT_WARNING, parseYaml, splitFrontmatter } from "./parse.js";
-import { HX_EXTENSION_FIELDS, hasControlCharacters } from "./skill-fields.js";
+import {
+  codePointLength,
+  HX_EXTENSION_FIELDS,
+  hasControlCharacters,
+  SKILL_FILE_NAMES,
+} from "./skill-fields.js";
 import { strictYamlProblem } from "./strict-yaml.js";
 
 export { HX_EXTENSION_FIELDS };
@@ -43,9 +48,6 @@ export interface SkillValidation {
   /** Errors and warnings, each with a `code`, the file and (for a field) its `keyPath`. */
   diagnostics: Diagnostic[];
 }
-
-/** The file names a skill folder may use, in order of preference (as the reference). */
-export const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"];
 
 /**
  * Validates a SKILL.md text; `dirName` is the folder it sits in (the name must match it).
@@ -241,13 +243,6 @@ function declaredName(content: string): string | undefined {
   if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
   const name = parsed.value.name;
   return typeof name === "string" && name.trim() !== "" ? name.trim() : undefined;
-}
-
-/** Length in Unicode code points, as the spec (and Python's len) counts. */
-export function codePointLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
 }
 
 function compareCodePoints(a: string, b: string): number {

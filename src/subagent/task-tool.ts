@@ -1,12 +1,12 @@
-import * as z from "zod";
 import type { LoopExtension } from "../agent/extension.js";
 import { errorMessage } from "../core/error-message.js";
 import type { AgentResult } from "../core/events.js";
 import type { SkillSpan, UserMessageMeta } from "../core/messages.js";
 import type { ToolOutput } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
+import { builtSchema } from "../tools/built-schemas.js";
 import { ToolRegistry } from "../tools/registry.js";
-import { defineTool, type Tool } from "../tools/tool.js";
+import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import type { Workspace } from "../tools/workspace.js";
 import { lastAssistantText, runSubagent } from "./run-subagent.js";
 import { AGENT_TYPES, type AgentType, SUBAGENT_TOOL_NAMES, selectSubagentTools } from "./tool-selection.js";
@@ -37,18 +37,23 @@ export interface TaskToolDeps {
   allowedTools?: readonly string[];
 }
 
-const taskParameters = z.object({
-  description: z.string().min(1).describe("A 3-6 word label"),
-  prompt: z.string().min(1).describe("The whole task: what to find or do, what to report back"),
-  agent_type: z
-    .enum(AGENT_TYPES)
-    .optional()
-    .describe("explore: read-only tools; general (default): all tools"),
-  skills: z
-    .array(z.string())
-    .optional()
-    .describe("Skills from # Skills to start it with (it cannot load any)"),
-});
+export const taskParameters = (z: Zod) =>
+  z.object({
+    description: z.string().min(1).describe("A 3-6 word label"),
+    prompt: z.string().min(1).describe("The whole task: what to find or do, what to report back"),
+    agent_type: z
+      .enum(AGENT_TYPES)
+      .optional()
+      .describe("explore: read-only tools; general (default): all tools"),
+    skills: z
+      .array(z.string())
+      .optional()
+      .describe("Skills from # Skills to start it with (it cannot load any)"),
+  });
+
+/** The same without `skills`, for sessions that have none to offer. */
+export const taskParametersWithoutSkills = (z: Zod) =>
+  taskParameters(z).omit({ skills: true }) as ReturnType<typeof taskParameters>;
 
 /**
  * `task`: hands a self-contained job to a subagent with a fresh context. The subagent works
@@ -64,9 +69,8 @@ export function createTaskTool(deps: TaskToolDeps) {
   return defineTool({
     name: "task",
     description: `Runs a subagent with a fresh context on a self-contained job (exploring the code to answer a question, a focused change) and returns only its final answer, which keeps your context small. It sees only your prompt: include every detail it needs. It stops after ${maxTurns} turns.`,
-    parameters: deps.offerSkills
-      ? taskParameters
-      : (taskParameters.omit({ skills: true }) as typeof taskParameters),
+    parameters: deps.offerSkills ? taskParameters : taskParametersWithoutSkills,
+    jsonSchema: builtSchema(deps.offerSkills ? "task" : "task-without-skills"),
     effect: "none",
     async execute(args, ctx): Promise<ToolOutput> {
       const agentType: AgentType = args.agent_type ?? "general";

@@ -1,16 +1,17 @@
-import * as z from "zod";
-import { defineTool } from "../tools/tool.js";
+import { builtSchema } from "../tools/built-schemas.js";
+import { defineTool, type Zod } from "../tools/tool.js";
 import { MAX_TODOS, type TodoList } from "./todo-list.js";
 
-const todoParameters = z.object({
-  todos: z.array(
-    z.object({
-      content: z.string().describe("The step, in a few words"),
-      status: z.enum(["pending", "in_progress", "completed"]),
-      activeForm: z.string().optional().describe("Shown while in progress, e.g. 'Running tests'"),
-    }),
-  ),
-});
+export const todoWriteParameters = (z: Zod) =>
+  z.object({
+    todos: z.array(
+      z.object({
+        content: z.string().describe("The step, in a few words"),
+        status: z.enum(["pending", "in_progress", "completed"]),
+        activeForm: z.string().optional().describe("Shown while in progress, e.g. 'Running tests'"),
+      }),
+    ),
+  });
 
 export interface TodoWriteOptions {
   /** Shows the list to the user after each update (the terminal). */
@@ -22,7 +23,8 @@ export function createTodoWriteTool(list: TodoList, options: TodoWriteOptions = 
   return defineTool({
     name: "todo_write",
     description: `Your plan for work of 3 steps or more. Send the whole list each time (at most ${MAX_TODOS} items, one in_progress); mark a step completed as soon as it is done and the next in_progress before you start it.`,
-    parameters: todoParameters,
+    parameters: todoWriteParameters,
+    jsonSchema: builtSchema("todo_write"),
     effect: "none",
     async execute(args) {
       list.replace(args.todos);

@@ -1,4 +1,3 @@
-import * as z from "zod";
 import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
 import { formatCount } from "../core/format-count.js";
 import { ToolError, type ToolOutput } from "../core/tool.js";
@@ -8,7 +7,8 @@ import { SpillFile } from "../process/spill-file.js";
 import { explainSandboxFailure } from "../sandbox/explain.js";
 import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
 import { childEnvironment } from "../secrets/child-env.js";
-import { defineTool, type Tool } from "./tool.js";
+import { builtSchema } from "./built-schemas.js";
+import { defineTool, type Tool, type Zod } from "./tool.js";
 import { type Cut, truncate } from "./truncate.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -24,15 +24,16 @@ const MAX_SAVED_BYTES = 100 * 1024 * 1024;
 /** After bash exits, how long to wait for output still in the pipes. */
 const DRAIN_MS = 100;
 
-const parameters = z.object({
-  command: z.string().min(1).describe("The command"),
-  timeout: z
-    .number()
-    .positive()
-    .max(MAX_TIMEOUT_SECONDS)
-    .optional()
-    .describe(`Seconds (default ${DEFAULT_TIMEOUT_SECONDS})`),
-});
+export const bashParameters = (z: Zod) =>
+  z.object({
+    command: z.string().min(1).describe("The command"),
+    timeout: z
+      .number()
+      .positive()
+      .max(MAX_TIMEOUT_SECONDS)
+      .optional()
+      .describe(`Seconds (default ${DEFAULT_TIMEOUT_SECONDS})`),
+  });
 
 export interface BashToolOptions {
   /** The environment commands get. Default: hx's own, without secrets. */
@@ -46,7 +47,7 @@ export interface BashToolOptions {
 }
 
 /** The bash tool. One per session: it owns the session's running commands. */
-export function createBashTool(options: BashToolOptions = {}): Tool<typeof parameters> {
+export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<typeof bashParameters>> {
   const groups = options.groups ?? new ProcessGroups();
   const env = options.env ?? (() => childEnvironment());
   return defineTool({
@@ -57,7 +58,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof param
       `${formatCount(MAX_OUTPUT_CHARS)} chars keeps start and end, the rest saved to a file the result names. ` +
       "Use read_file, glob and grep to read and search." +
       (options.sandboxNote ? ` ${options.sandboxNote}` : ""),
-    parameters,
+    parameters: bashParameters,
+    jsonSchema: builtSchema("bash"),
     effect: "execute",
     ruleSubject: (args) => args.command,
     async execute(args, ctx): Promise<ToolOutput> {

@@ -1,13 +1,13 @@
 import type { Stats } from "node:fs";
-import * as z from "zod";
 import { ToolError } from "../core/tool.js";
 import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
 import { formatBytes, readAllCapped } from "../fs/regular-file.js";
+import { builtSchema } from "./built-schemas.js";
 import { previewEdit } from "./file-change.js";
 import { openForTool } from "./file-open.js";
 import { writeForTool } from "./file-write.js";
 import { findLooseMatch, findOccurrences, lineAt, replaceAt } from "./text-match.js";
-import { defineTool } from "./tool.js";
+import { defineTool, type Zod } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { pathRuleSubject } from "./workspace.js";
 
@@ -17,19 +17,21 @@ const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 /** How many match locations a "several matches" error lists. */
 const MAX_LISTED_MATCHES = 10;
 
-const parameters = z.object({
-  path: z.string().min(1),
-  old_text: z.string().describe("Text as it is in the file"),
-  new_text: z.string(),
-  replace_all: z.boolean().optional().describe("Replace every occurrence"),
-});
+export const editFileParameters = (z: Zod) =>
+  z.object({
+    path: z.string().min(1),
+    old_text: z.string().describe("Text as it is in the file"),
+    new_text: z.string(),
+    replace_all: z.boolean().optional().describe("Replace every occurrence"),
+  });
 
 export const editFileTool = defineTool({
   name: "edit_file",
   description:
     "Replaces old_text with new_text in a file and returns the diff. old_text must match exactly, whitespace " +
     "included, and occur once unless replace_all is set (add surrounding lines to make it unique). Read the file first.",
-  parameters,
+  parameters: editFileParameters,
+  jsonSchema: builtSchema("edit_file"),
   effect: "write",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
   preview: (args, workspace) => previewEdit(workspace, args),

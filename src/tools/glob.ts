@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import * as z from "zod";
 import { ToolError } from "../core/tool.js";
 import { expandBraces } from "../fs/brace-expansion.js";
-import { defineTool } from "./tool.js";
+import { builtSchema } from "./built-schemas.js";
+import { defineTool, type Zod } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { isInside, pathRuleSubject, realPathOf } from "./workspace.js";
 
@@ -12,17 +12,19 @@ const MAX_OUTPUT_CHARS = 50_000;
 /** Skipped everywhere, whatever .gitignore says. */
 const ALWAYS_SKIPPED = ["**/.git/**", "**/node_modules/**"];
 
-const parameters = z.object({
-  pattern: z.string().min(1).describe('e.g. "**/*.ts"'),
-  path: z.string().optional().describe("Folder to search (default: workspace root)"),
-});
+export const globParameters = (z: Zod) =>
+  z.object({
+    pattern: z.string().min(1).describe('e.g. "**/*.ts"'),
+    path: z.string().optional().describe("Folder to search (default: workspace root)"),
+  });
 
 export const globTool = defineTool({
   name: "glob",
   description:
     `Lists files matching a glob pattern, sorted by path, at most ${MAX_FILES}. ` +
     "Skips .git, node_modules and files .gitignore ignores.",
-  parameters,
+  parameters: globParameters,
+  jsonSchema: builtSchema("glob"),
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path ?? ".", workspace),
   async execute(args, ctx) {

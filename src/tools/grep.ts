@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import * as z from "zod";
 import { ToolError } from "../core/tool.js";
-import { defineTool } from "./tool.js";
+import { builtSchema } from "./built-schemas.js";
+import { defineTool, type Zod } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { isInside, pathRuleSubject, realPathOf } from "./workspace.js";
 
@@ -13,19 +13,21 @@ const MAX_OUTPUT_CHARS = 50_000;
 /** Longer matching lines are shown as a preview. */
 const MAX_COLUMNS = 500;
 
-const parameters = z.object({
-  pattern: z.string().min(1).describe("Regular expression; escape ( [ { . * + ? to match them as text"),
-  path: z.string().optional().describe("File or folder (default: workspace root)"),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
-  ignore_case: z.boolean().optional().describe("Ignore case"),
-});
+export const grepParameters = (z: Zod) =>
+  z.object({
+    pattern: z.string().min(1).describe("Regular expression; escape ( [ { . * + ? to match them as text"),
+    path: z.string().optional().describe("File or folder (default: workspace root)"),
+    glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
+    ignore_case: z.boolean().optional().describe("Ignore case"),
+  });
 
 export const grepTool = defineTool({
   name: "grep",
   description:
     `Searches file contents (ripgrep); returns "path:line:text" lines sorted by path, at most ${MAX_MATCHES}. ` +
     "Skips .git, node_modules, binary files and files .gitignore ignores.",
-  parameters,
+  parameters: grepParameters,
+  jsonSchema: builtSchema("grep"),
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path ?? ".", workspace),
   async execute(args, ctx) {

@@ -1,11 +1,11 @@
-import * as z from "zod";
 import { formatCount } from "../core/format-count.js";
 import { ToolError } from "../core/tool.js";
 import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
 import { formatBytes } from "../fs/regular-file.js";
+import { builtSchema } from "./built-schemas.js";
 import { openForTool } from "./file-open.js";
 import { readLineWindow, type WindowLine } from "./line-window.js";
-import { defineTool } from "./tool.js";
+import { defineTool, type Zod } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { pathRuleSubject } from "./workspace.js";
 
@@ -17,11 +17,12 @@ const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
 /** Larger files are not scanned to the end just to count their lines. */
 const COUNT_ALL_BYTES = 64 * 1024 * 1024;
 
-const parameters = z.object({
-  path: z.string().min(1),
-  offset: z.number().int().min(1).optional().describe("First line, 1-based"),
-  limit: z.number().int().min(1).optional().describe(`Lines to read (max ${MAX_LINES})`),
-});
+export const readFileParameters = (z: Zod) =>
+  z.object({
+    path: z.string().min(1),
+    offset: z.number().int().min(1).optional().describe("First line, 1-based"),
+    limit: z.number().int().min(1).optional().describe(`Lines to read (max ${MAX_LINES})`),
+  });
 
 export const readFileTool = defineTool({
   name: "read_file",
@@ -29,7 +30,8 @@ export const readFileTool = defineTool({
     `Reads a text file with line numbers, up to ${MAX_LINES} lines per call (long lines are cut); ` +
     "if more remains, the result gives the offset to continue from. " +
     "Use glob to list a folder.",
-  parameters,
+  parameters: readFileParameters,
+  jsonSchema: builtSchema("read_file"),
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
   async execute(args, ctx) {

@@ -1,8 +1,9 @@
-import * as z from "zod";
+import type { ZodType } from "zod";
 import { errorMessage } from "../core/error-message.js";
 import type { ToolCall } from "../core/messages.js";
 import { ToolError, type ToolOutput, type ToolSchema } from "../core/tool.js";
-import type { Tool, ToolContext } from "./tool.js";
+import { toParametersSchema } from "./json-schema.js";
+import type { Tool, ToolContext, Zod } from "./tool.js";
 
 /** A call whose arguments parsed and matched the tool's schema. */
 export interface PreparedCall {
@@ -19,9 +20,19 @@ export interface RejectedCall {
   error: string;
 }
 
-/** The dispatch table: tool name → tool. The loop asks it; it never names a tool itself. */
+/**
+ * The dispatch table: tool name → tool. The loop asks it; it never names a tool itself.
+ *
+ * zod is loaded only when it is needed: to check a call's arguments (`prepare`), or to derive
+ * the JSON Schema of a tool that brings none (`ready`). The built-in tools of a built hx bring
+ * theirs (computed at build time), so a run that calls no tool never loads zod.
+ */
 export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
+  /** JSON Schemas derived from `parameters`, for tools without `jsonSchema` (see ready()). */
+  private readonly derived = new Map<Tool, Record<string, unknown>>();
+  /** Each tool's zod schema, built on first use. */
+  private readonly checkers = new Map<Tool, ZodType>();
   private cachedSchemas?: ToolSchema[];
 
   constructor(tools: Iterable<Tool>) {
@@ -48,18 +59,34 @@ export class ToolRegistry {
     return [...this.byName.keys()];
   }
 
+  /**
+   * Derives the JSON Schema of every tool that brings none (loading zod); a no-op when each
+   * has one. Await it after adding tools and before `schemas()`: the loop does before every
+   * request, the session once it is built.
+   */
+  async ready(): Promise<void> {
+    const missing = [...this.byName.values()].filter(
+      (t) => t.jsonSchema === undefined && !this.derived.has(t),
+    );
+    if (missing.length === 0) return;
+    const zod = await loadZod();
+    for (const tool of missing) this.derived.set(tool, toParametersSchema(this.checker(tool, zod), zod));
+    this.cachedSchemas = undefined;
+  }
+
   /** Schemas in registration order; computed once so every request sends identical bytes. */
   schemas(): ToolSchema[] {
-    this.cachedSchemas ??= [...this.byName.values()].map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.jsonSchema ?? toParametersSchema(tool.parameters),
-    }));
+    this.cachedSchemas ??= [...this.byName.values()].map((tool) => {
+      const parameters = tool.jsonSchema ?? this.derived.get(tool);
+      if (!parameters)
+        throw new Error(`ToolRegistry: await ready() before schemas() (${tool.name} has no schema yet)`);
+      return { name: tool.name, description: tool.description, parameters };
+    });
     return this.cachedSchemas;
   }
 
   /** Looks the tool up and checks the arguments; never throws. */
-  prepare(call: ToolCall): PreparedCall | RejectedCall {
+  async prepare(call: ToolCall): Promise<PreparedCall | RejectedCall> {
     const tool = this.byName.get(call.name);
     if (!tool) {
       return {
@@ -78,11 +105,12 @@ export class ToolRegistry {
         error: `Error: the arguments for ${tool.name} are not valid JSON (${errorMessage(error)}). Send a JSON object matching the tool's schema. Received: ${preview(call.arguments)}`,
       };
     }
-    const checked = checkArguments(call, tool, raw, call.arguments);
+    const zod = await loadZod();
+    const checked = this.check(call, tool, raw, call.arguments, zod);
     if (!checked.ok || !tool.route) return checked;
     const routed = tool.route(checked.args);
     if (typeof routed === "string") return { ok: false, call, error: routed };
-    return checkArguments(call, routed.tool, routed.arguments, JSON.stringify(routed.arguments) ?? "");
+    return this.check(call, routed.tool, routed.arguments, JSON.stringify(routed.arguments) ?? "", zod);
   }
 
   /** Runs a prepared call; an exception becomes an error result. */
@@ -98,46 +126,41 @@ export class ToolRegistry {
       return { content, isError: true };
     }
   }
-}
 
-function checkArguments(
-  call: ToolCall,
-  tool: Tool,
-  raw: unknown,
-  received: string,
-): PreparedCall | RejectedCall {
-  const parsed = tool.parameters.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
-      .join("; ");
-    return {
-      ok: false,
-      call,
-      error: `Error: invalid arguments for ${tool.name}: ${problems}. Rewrite the call so it matches the schema. Received: ${preview(received)}`,
-    };
+  private check(
+    call: ToolCall,
+    tool: Tool,
+    raw: unknown,
+    received: string,
+    zod: Zod,
+  ): PreparedCall | RejectedCall {
+    const parsed = this.checker(tool, zod).safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues
+        .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+        .join("; ");
+      return {
+        ok: false,
+        call,
+        error: `Error: invalid arguments for ${tool.name}: ${problems}. Rewrite the call so it matches the schema. Received: ${preview(received)}`,
+      };
+    }
+    return { ok: true, call, tool, args: parsed.data };
   }
-  return { ok: true, call, tool, args: parsed.data };
+
+  private checker(tool: Tool, zod: Zod): ZodType {
+    let schema = this.checkers.get(tool);
+    if (!schema) {
+      schema = tool.parameters(zod);
+      this.checkers.set(tool, schema);
+    }
+    return schema;
+  }
 }
 
-/**
- * The JSON Schema the model reads. zod marks every integer with JavaScript's safe-integer
- * bounds, and `min(1)` strings with `minLength: 1`; those say nothing a model needs to call
- * the tool right and cost tokens on every request, so they are dropped (the zod schema still
- * checks them).
- */
-function toParametersSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, {
-    target: "draft-7",
-    io: "input",
-    override: ({ jsonSchema }) => {
-      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-      if (jsonSchema.type === "string" && jsonSchema.minLength === 1) delete jsonSchema.minLength;
-    },
-  }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
+/** zod, for tools: its own chunk in the bundle, loaded by the first call that needs it. */
+function loadZod(): Promise<Zod> {
+  return import("./zod-for-tools.js");
 }
 
 function preview(text: string): string {

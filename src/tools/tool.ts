@@ -13,14 +13,24 @@ export interface ToolContext {
   emit: EventSink;
 }
 
+/** The zod functions handed to a tool's `parameters` (src/tools/zod-for-tools.ts). */
+export type Zod = typeof import("./zod-for-tools.js");
+
 export interface Tool<P extends z.ZodType = z.ZodType> {
   name: string;
   /** What the model reads to decide when and how to call the tool. */
   description: string;
-  parameters: P;
   /**
-   * The JSON Schema the model reads, when it comes from elsewhere (an MCP server's tool) rather
-   * than from `parameters`; `parameters` then only checks that the arguments are an object.
+   * Builds the schema the arguments are checked against, with the zod module passed in: zod
+   * is loaded on the first call that needs checking, so a run that calls no tool never loads
+   * it (see ToolRegistry).
+   */
+  parameters: (zod: Zod) => P;
+  /**
+   * The JSON Schema the model reads, when it is known without building `parameters`: an MCP
+   * server's schema (`parameters` then only checks that the arguments are an object), or a
+   * built-in tool's schema computed when hx was built (builtSchema). Undefined: the registry
+   * derives it from `parameters`.
    */
   jsonSchema?: Record<string, unknown>;
   effect: ToolEffect;

@@ -1,20 +1,22 @@
-import * as z from "zod";
+import { builtSchema } from "./built-schemas.js";
 import { previewWrite } from "./file-change.js";
 import { writeForTool } from "./file-write.js";
-import { defineTool } from "./tool.js";
+import { defineTool, type Zod } from "./tool.js";
 import { pathRuleSubject } from "./workspace.js";
 
-const parameters = z.object({
-  path: z.string().min(1),
-  content: z.string(),
-});
+export const writeFileParameters = (z: Zod) =>
+  z.object({
+    path: z.string().min(1),
+    content: z.string(),
+  });
 
 export const writeFileTool = defineTool({
   name: "write_file",
   description:
     "Creates a file, or replaces a whole file, with content (missing folders are created). " +
     "To change part of a file, use edit_file.",
-  parameters,
+  parameters: writeFileParameters,
+  jsonSchema: builtSchema("write_file"),
   effect: "write",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
   preview: (args, workspace) => previewWrite(workspace, args.path, args.content),

@@ -15,7 +15,7 @@ import { tempDir } from "../support/temp-dir.js";
 const echo = defineTool({
   name: "echo",
   description: "Echoes text.",
-  parameters: z.object({ text: z.string() }),
+  parameters: () => z.object({ text: z.string() }),
   effect: "none",
   execute: async ({ text }) => `echo: ${text}`,
 });

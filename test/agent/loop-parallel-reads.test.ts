@@ -23,7 +23,7 @@ function recordingTools() {
     defineTool({
       name,
       description: `${name} (${effect})`,
-      parameters: z.object({ id: z.string() }),
+      parameters: () => z.object({ id: z.string() }),
       effect,
       async execute({ id }) {
         log.push(`start ${id}`);

@@ -17,14 +17,14 @@ import { tempDir } from "../support/temp-dir.js";
 const echo = defineTool({
   name: "echo",
   description: "Echoes text.",
-  parameters: z.object({ text: z.string() }),
+  parameters: () => z.object({ text: z.string() }),
   effect: "none",
   execute: async ({ text }) => `echo: ${text}`,
 });
 const explode = defineTool({
   name: "explode",
   description: "Always throws.",
-  parameters: z.object({}),
+  parameters: () => z.object({}),
   effect: "none",
   execute: async () => {
     throw new Error("kaboom");
@@ -156,7 +156,7 @@ describe("runAgentLoop", () => {
     const tagged = defineTool({
       name: "tagged",
       description: "Returns a tagged result.",
-      parameters: z.object({}),
+      parameters: () => z.object({}),
       effect: "none",
       execute: async () => ({ content: "body", meta: { skill: "deploy" } }),
     });
@@ -218,7 +218,7 @@ describe("runAgentLoop", () => {
     const spy = defineTool({
       name: "echo",
       description: "Echoes text.",
-      parameters: z.object({ text: z.string() }),
+      parameters: () => z.object({ text: z.string() }),
       effect: "execute",
       execute: async ({ text }) => {
         ran.push(text);
@@ -271,7 +271,7 @@ describe("runAgentLoop", () => {
     const stopper = defineTool({
       name: "stopper",
       description: "Cancels the run.",
-      parameters: z.object({}),
+      parameters: () => z.object({}),
       effect: "none",
       execute: async () => {
         controller.abort();

@@ -82,7 +82,9 @@ describe.each([
     const model = new ScriptedProvider([]);
     feed(model, 400, scriptedWorker(WINDOW));
     const tools = [skillTool({ [SKILL_NAME]: skillBody(SKILL_NAME, 2_000) }), workTool];
-    const schemas = new ToolRegistry(tools).schemas();
+    const registry = new ToolRegistry(tools);
+    await registry.ready();
+    const schemas = registry.schemas();
     const writer = TranscriptWriter.create({ workspaceRoot: root, provider: "scripted", model: "m" });
     const preCompact: string[] = [];
     const onDiskAtDrop: boolean[] = [];

@@ -13,7 +13,7 @@ import { tempDir } from "../support/temp-dir.js";
 const probe = defineTool({
   name: "probe",
   description: "Looks at something.",
-  parameters: z.object({ what: z.string() }),
+  parameters: () => z.object({ what: z.string() }),
   effect: "read",
   execute: async ({ what }) => `nothing new about ${what}`,
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { foldOutcomes } from "../../src/hooks/dispatch.js";
 import type { HookEventName } from "../../src/hooks/events.js";
+import { foldOutcomes } from "../../src/hooks/fold-outcomes.js";
 import { parseHookStdout } from "../../src/hooks/json-output.js";
 import { type ConfiguredHook, HookRegistry } from "../../src/hooks/registry.js";
 import type { HookOutcome } from "../../src/hooks/runner.js";

@@ -113,7 +113,7 @@ describe("resolveTransport", () => {
 });
 
 describe("loadMcpConfiguration", () => {
-  it("merges .mcp.json, settings and --mcp-config with flag > local > project > user", () => {
+  it("merges .mcp.json, settings and --mcp-config with flag > local > project > user", async () => {
     const home = tempDir("hx-home-");
     const root = tempDir("hx-proj-");
     mkdirSync(path.join(root, ".git"));
@@ -134,8 +134,8 @@ describe("loadMcpConfiguration", () => {
         mcpServers: { a: { command: "user-a" }, u: { command: "user-u" } },
         enabledMcpjsonServers: ["b"],
       });
-      const settings = loadSettings(root);
-      const config = loadMcpConfiguration({ cwd: root, settings, configFiles: ["extra.json"] });
+      const settings = await loadSettings(root);
+      const config = await loadMcpConfiguration({ cwd: root, settings, configFiles: ["extra.json"] });
       const byName = Object.fromEntries(
         config.servers.map((s) => [s.name, [s.scope, (s.entry as { command: string }).command]]),
       );
@@ -146,18 +146,23 @@ describe("loadMcpConfiguration", () => {
         u: ["user", "user-u"],
       });
       expect(config.trust.enabled).toEqual(["b"]);
-      const strict = loadMcpConfiguration({ cwd: root, settings, configFiles: ["extra.json"], strict: true });
+      const strict = await loadMcpConfiguration({
+        cwd: root,
+        settings,
+        configFiles: ["extra.json"],
+        strict: true,
+      });
       expect(strict.servers.map((s) => s.name).sort()).toEqual(["a", "c"]);
     } finally {
       process.env.HOME = previous;
     }
   });
 
-  it("reports a broken .mcp.json and a missing --mcp-config file", () => {
+  it("reports a broken .mcp.json and a missing --mcp-config file", async () => {
     const root = tempDir("hx-proj-");
     writeFileSync(path.join(root, ".mcp.json"), "{ not json");
     const settings = { merged: {}, files: [], diagnostics: [] };
-    const config = loadMcpConfiguration({ cwd: root, settings, configFiles: ["missing.json"] });
+    const config = await loadMcpConfiguration({ cwd: root, settings, configFiles: ["missing.json"] });
     expect(config.servers).toEqual([]);
     expect(config.diagnostics.map((d) => d.code).sort()).toEqual([
       "mcp.config.json",
@@ -165,7 +170,7 @@ describe("loadMcpConfiguration", () => {
     ]);
   });
 
-  it("does not let project settings approve project servers", () => {
+  it("does not let project settings approve project servers", async () => {
     const root = tempDir("hx-proj-");
     const settings = {
       merged: {},
@@ -178,7 +183,7 @@ describe("loadMcpConfiguration", () => {
       ],
       diagnostics: [],
     };
-    expect(loadMcpConfiguration({ cwd: root, settings }).trust.allProjectServers).toBe(false);
+    expect((await loadMcpConfiguration({ cwd: root, settings })).trust.allProjectServers).toBe(false);
   });
 });
 

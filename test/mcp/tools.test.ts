@@ -167,7 +167,7 @@ describe("MCP tools in the registry", () => {
       }),
     ]);
     const registry = new ToolRegistry([createLoadMcpToolsTool(shelf), createCallMcpToolTool(shelf)]);
-    const prepared = registry.prepare({
+    const prepared = await registry.prepare({
       id: "1",
       name: "call_mcp_tool",
       arguments: JSON.stringify({ name: "mcp__s__find", arguments: { q: "x" } }),
@@ -178,7 +178,11 @@ describe("MCP tools in the registry", () => {
     expect(prepared.args).toEqual({ q: "x" });
     expect(await registry.run(prepared, ctx())).toEqual({ content: "ran find" });
     expect(calls).toEqual([{ tool: "find", args: { q: "x" } }]);
-    const unknown = registry.prepare({ id: "2", name: "call_mcp_tool", arguments: '{"name":"mcp__s__fnd"}' });
+    const unknown = await registry.prepare({
+      id: "2",
+      name: "call_mcp_tool",
+      arguments: '{"name":"mcp__s__fnd"}',
+    });
     expect(unknown.ok).toBe(false);
     if (!unknown.ok) expect(unknown.error).toContain("did you mean mcp__s__find?");
   });

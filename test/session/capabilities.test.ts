@@ -27,14 +27,14 @@ afterEach(() => {
 const probe = defineTool({
   name: "probe",
   description: "Probes.",
-  parameters: z.object({}),
+  parameters: () => z.object({}),
   effect: "none",
   execute: async () => "probed",
 });
 const late = defineTool({
   name: "late_tool",
   description: "Arrives after start-up.",
-  parameters: z.object({}),
+  parameters: () => z.object({}),
   effect: "none",
   execute: async () => "late",
 });
@@ -133,7 +133,7 @@ describe("a capability plugs into the session", () => {
     const writes = defineTool({
       name: "writes",
       description: "Writes.",
-      parameters: z.object({}),
+      parameters: () => z.object({}),
       effect: "write",
       execute: async () => "written",
     });

@@ -32,7 +32,11 @@ function setup(skills?: Skill[]) {
   };
   const call = async (args: unknown): Promise<ToolOutput> => {
     const registry = new ToolRegistry([tool]);
-    const prepared = registry.prepare({ id: "call_1", name: "load_skill", arguments: JSON.stringify(args) });
+    const prepared = await registry.prepare({
+      id: "call_1",
+      name: "load_skill",
+      arguments: JSON.stringify(args),
+    });
     if (!prepared.ok) return { content: prepared.error, isError: true };
     return registry.run(prepared, ctx);
   };
@@ -40,11 +44,13 @@ function setup(skills?: Skill[]) {
 }
 
 describe("load_skill", () => {
-  it("is a name-only tool with effect read (it only reads instructions; runs with other reads)", () => {
+  it("is a name-only tool with effect read (it only reads instructions; runs with other reads)", async () => {
     const { tool } = setup();
     expect(tool.name).toBe("load_skill");
     expect(tool.effect).toBe("read");
-    const schema = new ToolRegistry([tool]).schemas()[0].parameters;
+    const registry = new ToolRegistry([tool]);
+    await registry.ready();
+    const schema = registry.schemas()[0].parameters;
     expect(schema).toMatchObject({ type: "object", required: ["name"] });
   });
 

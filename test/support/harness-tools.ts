@@ -22,7 +22,7 @@ export function recordingTool(name: string, effect: ToolEffect, output = `${name
     name,
     description: `fake ${name}`,
     effect,
-    parameters: z.object({ subject: z.string().optional() }),
+    parameters: () => z.object({ subject: z.string().optional() }),
     ruleSubject: (args) => args.subject,
     async execute(args) {
       calls.push(args);

@@ -17,8 +17,10 @@ describe("createBaseTools", () => {
     ]);
   });
 
-  it("produces JSON schemas with the documented parameters and short descriptions", () => {
-    const schemas = new ToolRegistry(createBaseTools()).schemas();
+  it("produces JSON schemas with the documented parameters and short descriptions", async () => {
+    const registry = new ToolRegistry(createBaseTools());
+    await registry.ready();
+    const schemas = registry.schemas();
     const required = Object.fromEntries(
       schemas.map((s) => [s.name, (s.parameters as { required?: string[] }).required]),
     );

@@ -38,7 +38,7 @@ export async function callTool(
   args: unknown,
   ctx: ToolContext,
 ): Promise<ToolOutput> {
-  const prepared = registry.prepare({ id: ctx.callId, name, arguments: JSON.stringify(args) });
+  const prepared = await registry.prepare({ id: ctx.callId, name, arguments: JSON.stringify(args) });
   if (!prepared.ok) return { content: prepared.error, isError: true };
   return registry.run(prepared, ctx);
 }

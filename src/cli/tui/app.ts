@@ -400,7 +400,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   await new Promise((resolve) => setTimeout(resolve, 0));
   try {
     const { createInteractiveSetup } = await import("../interactive-setup.js");
-    setup = createInteractiveSetup(flags, firstPrompt);
+    setup = await createInteractiveSetup(flags, firstPrompt);
   } catch (error) {
     tui.stop();
     throw error;

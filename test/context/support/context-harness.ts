@@ -29,7 +29,7 @@ export function skillTool(bodies: Record<string, string>): Tool {
   return defineTool({
     name: "load_skill",
     description: "Load a skill's full instructions by name.",
-    parameters: z.object({ name: z.string() }),
+    parameters: () => z.object({ name: z.string() }),
     effect: "none",
     async execute(args) {
       const body = bodies[args.name];
@@ -46,7 +46,7 @@ export function skillTool(bodies: Record<string, string>): Tool {
 export const workTool: Tool = defineTool({
   name: "work",
   description: "Do a unit of work and report.",
-  parameters: z.object({ chars: z.number(), step: z.number().optional() }),
+  parameters: () => z.object({ chars: z.number(), step: z.number().optional() }),
   effect: "read",
   async execute(args) {
     const lines: string[] = [];

@@ -1,0 +1,27 @@
+/** A PreToolUse hook's say on the permission check (a deny is `blocked`). */
+export interface HookPermission {
+  decision: "allow" | "ask";
+  reason?: string;
+}
+
+/** What the hooks of one event decided together. */
+export interface HookVerdict {
+  /** Set when a hook blocked (exit 2, `decision: "block"`, `permissionDecision: "deny"`): the reasons. */
+  blocked?: string;
+  /** Plain-text stdout of the hooks that exited 0. */
+  outputs: string[];
+  /** `hookSpecificOutput.additionalContext` of the hooks' JSON answers. */
+  context: string[];
+  /** `systemMessage`s: for the user, not the model. */
+  messages: string[];
+  /** PreToolUse only: `permissionDecision` allow or ask (ask wins over allow). */
+  permission?: HookPermission;
+  /** Set when a hook answered `continue: false`: why the run stops. */
+  stop?: string;
+  /** One line per hook that failed (other exit codes, crash, timeout, spawn failure, unreadable JSON). */
+  warnings: string[];
+}
+
+export function emptyVerdict(): HookVerdict {
+  return { outputs: [], context: [], messages: [], warnings: [] };
+}

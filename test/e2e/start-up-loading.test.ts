@@ -1,0 +1,102 @@
+// What a run loads before it needs it costs every start (npm run bench holds a one-turn run to
+// 3.2x a bare node). zod is loaded only to check a tool call's arguments (or a settings file,
+// an MCP config, a hook's JSON answer, a saved transcript); the yaml library only for
+// frontmatter the fast parser cannot read. Checked through the built binary with a loader
+// trace, and the schemas the binary sends (computed when it was built) against the ones the
+// source derives.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { builtInToolSchemas } from "../../scripts/tool-schemas.js";
+import { REPO_ROOT } from "../support/run-hx.js";
+import { useHarness } from "./harness-support.js";
+
+const h = useHarness();
+const PRELOAD = path.join(REPO_ROOT, "test/fixtures/import-trace.mjs");
+
+function traced(file: string) {
+  return { NODE_OPTIONS: `--import=${PRELOAD}`, HX_TRACE_IMPORTS: file };
+}
+
+const loaded = (file: string) =>
+  existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+
+/** zod's core names its classes; a module holding `"$ZodObject"` is zod. */
+const loadsZod = (file: string) =>
+  loaded(file)
+    .filter((url) => url.startsWith("file://") && url.includes("/dist/"))
+    .some((url) => readFileSync(new URL(url), "utf8").includes('"$ZodObject"'));
+
+const requiresYaml = (file: string) =>
+  loaded(file).some((entry) => /^require:.*\/node_modules\/yaml\//.test(entry));
+
+function writeSkill(name: string, frontmatter: string): void {
+  const dir = path.join(h.work, ".agents", "skills", name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "SKILL.md"), `---\n${frontmatter}\n---\nDo the ${name} thing.\n`);
+}
+
+describe("start-up loading", () => {
+  it("a run that calls no tool never loads zod; the first tool call does", async () => {
+    const plain = path.join(h.work, "plain.txt");
+    h.server.reply().text("hi");
+    expect((await h.agent("say hi", [], { env: traced(plain) })).code).toBe(0);
+    expect(loaded(plain).some((url) => url.includes("/dist/chunks/agent-command-"))).toBe(true);
+    expect(loadsZod(plain)).toBe(false);
+
+    writeFileSync(path.join(h.work, "a.txt"), "alpha\n");
+    const withCall = path.join(h.work, "call.txt");
+    h.server.reply().tool("read_file", { path: "a.txt" });
+    h.server.reply().text("read it");
+    const run = await h.agent("read a.txt", [], { env: traced(withCall) });
+    expect(run.code).toBe(0);
+    expect(loadsZod(withCall)).toBe(true);
+    // The arguments were checked: the file was read and its text went back to the model.
+    const toolResult = h.server.requests
+      .at(-1)
+      ?.body.messages.find((m: { role: string }) => m.role === "tool");
+    expect(toolResult.content).toContain("alpha");
+  });
+
+  it("still checks a bad tool call's arguments with the zod schema", async () => {
+    h.server.reply().tool("read_file", { path: "a.txt", offset: "three" });
+    h.server.reply().text("ok");
+    expect((await h.agent("read", [])).code).toBe(0);
+    const toolResult = h.server.requests
+      .at(-1)
+      ?.body.messages.find((m: { role: string }) => m.role === "tool");
+    expect(toolResult.content).toMatch(/^Error: invalid arguments for read_file: offset: /);
+  });
+
+  it("sends the tool schemas computed at build time, equal to the ones the source derives", async () => {
+    writeSkill("deploy", "name: deploy\ndescription: Ships the build.");
+    h.server.reply().text("hi");
+    expect((await h.agent("hi", [])).code).toBe(0);
+    const sent = h.server.requests[0].body.tools as Array<{
+      function: { name: string; parameters: unknown };
+    }>;
+    const expected = builtInToolSchemas();
+    const names = sent.map((t) => t.function.name);
+    expect(names).toEqual(expect.arrayContaining(["bash", "read_file", "todo_write", "task", "load_skill"]));
+    for (const tool of sent) expect(tool.function.parameters).toEqual(expected[tool.function.name]);
+  });
+
+  it("reads plain frontmatter without the yaml library and loads it for frontmatter that needs it", async () => {
+    writeSkill("deploy", "name: deploy\ndescription: Ships the build.");
+    const simple = path.join(h.work, "simple.txt");
+    h.server.reply().text("hi");
+    expect((await h.agent("hi", [], { env: traced(simple) })).code).toBe(0);
+    expect(h.server.requests[0].body.messages[0].content).toContain("- deploy: Ships the build.");
+    expect(requiresYaml(simple)).toBe(false);
+
+    writeSkill(
+      "review",
+      "name: review\ndescription: Reviews a change.\nmetadata: {owner: team, tags: [a, b]}",
+    );
+    const flow = path.join(h.work, "flow.txt");
+    h.server.reply().text("hi");
+    expect((await h.agent("hi", [], { env: traced(flow) })).code).toBe(0);
+    expect(h.server.requests[1].body.messages[0].content).toContain("- review: Reviews a change.");
+    expect(requiresYaml(flow)).toBe(true);
+  });
+});

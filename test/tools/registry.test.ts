@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { ToolRegistry } from "../../src/tools/registry.js";
+import { defineTool, type Zod } from "../../src/tools/tool.js";
+
+/** A tool that counts how often its zod schema is built. */
+function countingTool(name: string, jsonSchema?: Record<string, unknown>) {
+  const built = { count: 0 };
+  const tool = defineTool({
+    name,
+    description: `the ${name} tool`,
+    parameters: (z: Zod) => {
+      built.count += 1;
+      return z.object({ n: z.number().int().min(1) });
+    },
+    jsonSchema,
+    effect: "read",
+    execute: async (args) => `n=${args.n}`,
+  });
+  return { tool, built };
+}
+
+const call = (name: string, args: unknown) => ({ id: "c1", name, arguments: JSON.stringify(args) });
+
+describe("ToolRegistry", () => {
+  it("sends a tool's own JSON Schema without building its zod schema", async () => {
+    const given = { type: "object", properties: { n: { type: "integer" } } };
+    const { tool, built } = countingTool("given", given);
+    const registry = new ToolRegistry([tool]);
+    await registry.ready();
+    expect(registry.schemas()).toEqual([{ name: "given", description: "the given tool", parameters: given }]);
+    expect(built.count).toBe(0);
+  });
+
+  it("derives the JSON Schema of a tool that brings none, once ready", async () => {
+    const { tool } = countingTool("derived");
+    const registry = new ToolRegistry([tool]);
+    expect(() => registry.schemas()).toThrow(/await ready\(\) before schemas\(\) \(derived/);
+    await registry.ready();
+    expect(registry.schemas()[0].parameters).toEqual({
+      type: "object",
+      properties: { n: { type: "integer", minimum: 1 } },
+      required: ["n"],
+    });
+  });
+
+  it("builds the zod schema on the first call and reuses it; bad arguments become an error for the model", async () => {
+    const { tool, built } = countingTool("counted", { type: "object" });
+    const registry = new ToolRegistry([tool]);
+    const good = await registry.prepare(call("counted", { n: 2 }));
+    expect(good).toMatchObject({ ok: true, args: { n: 2 } });
+    const bad = await registry.prepare(call("counted", { n: 0 }));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error).toMatch(/^Error: invalid arguments for counted: n: /);
+    expect(built.count).toBe(1);
+  });
+
+  it("derives the schema of a tool added later at the next ready()", async () => {
+    const registry = new ToolRegistry([countingTool("first", { type: "object" }).tool]);
+    await registry.ready();
+    expect(registry.schemas().map((s) => s.name)).toEqual(["first"]);
+    registry.add([countingTool("later").tool]);
+    await registry.ready();
+    expect(registry.schemas().map((s) => s.name)).toEqual(["first", "later"]);
+  });
+});

@@ -4,7 +4,7 @@
 // server, in rounds interleaved with `node -e 0` (see measure.ts): the verdicts are ratios to
 // that baseline, measured in the same rounds, so load on the machine moves both sides.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type FakeModelServer, startFakeModelServer } from "../test/support/fake-model-server.js";
@@ -61,6 +61,7 @@ export async function run(): Promise<BenchRow[]> {
     const linger = median(lingering);
     const rss = await peakRss(agentArgs, env);
     const fixed = fixedRequestChars(server);
+    const loads = await loadedByOneTurn(agentArgs, env, work);
     const rows: BenchRow[] = [
       {
         area: "startup",
@@ -116,6 +117,13 @@ export async function run(): Promise<BenchRow[]> {
         value: `${fixed.total.toLocaleString("en-US")} chars (system ${fixed.system}, tools ${fixed.tools}: ${fixed.names})`,
         target: "≤ 4,800 chars",
         ok: fixed.total <= 4800,
+      },
+      {
+        area: "bundle",
+        metric: "what the one-turn run loads (ES modules of dist/; zod and yaml load on first need)",
+        value: `${loads.modules} modules, ${(loads.bytes / 1024).toFixed(0)} KB; zod ${loads.zod ? "loaded" : "not loaded"}, yaml ${loads.yaml ? "loaded" : "not loaded"}`,
+        target: "no zod, no yaml",
+        ok: !loads.zod && !loads.yaml,
       },
       ...bundleRows(),
     ];
@@ -202,6 +210,28 @@ async function peakRss(agentArgs: string[], env: NodeJS.ProcessEnv): Promise<num
     if (code === 0 && Number.isFinite(kb)) values.push(kb * 1024);
   }
   return values.length > 0 ? median(values) : undefined;
+}
+
+/**
+ * The modules of dist/ one one-turn run loads, through the loader trace the tests use; zod is
+ * recognised by its core's class names, yaml by its CommonJS require.
+ */
+async function loadedByOneTurn(agentArgs: string[], env: NodeJS.ProcessEnv, work: string) {
+  const trace = path.join(work, "imports.txt");
+  const preload = path.join(REPO_ROOT, "test/fixtures/import-trace.mjs");
+  const result = await timedSpawn(process.execPath, agentArgs, {
+    env: { ...env, NODE_OPTIONS: `--import=${preload}`, HX_TRACE_IMPORTS: trace },
+  });
+  if (result.code !== 0) throw new Error(`bench: traced hx agent exited ${result.code}`);
+  const entries = existsSync(trace) ? readFileSync(trace, "utf8").split("\n").filter(Boolean) : [];
+  const files = [...new Set(entries.filter((e) => e.startsWith("file://") && e.includes("/dist/")))];
+  const texts = files.map((url) => readFileSync(new URL(url), "utf8"));
+  return {
+    modules: files.length,
+    bytes: texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0),
+    zod: texts.some((text) => text.includes('"$ZodObject"')),
+    yaml: entries.some((e) => /^require:.*\/node_modules\/yaml\//.test(e)),
+  };
 }
 
 /** What every request of a session with no skills starts with, as the server received it. */

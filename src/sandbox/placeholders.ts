@@ -26,13 +26,31 @@ import type { ProtectedEntry } from "./protected-mounts.js";
  */
 export class Placeholders {
   private sequence = 0;
+  /**
+   * This process's holds, by path: one marker per stand-in however many of its sandboxed
+   * processes use it (three MCP servers starting together write the registry once, not three
+   * times), removed when the last of them releases it.
+   */
+  private readonly holds = new Map<string, { count: number; marker: string; dir: string }>();
 
   constructor(private readonly registry: string) {}
 
   /** Makes the stand-ins; returns the paths to mount read-only and a function that undoes it all. */
   acquire(entries: readonly ProtectedEntry[]): { paths: string[]; release: () => void } {
-    const held: Array<{ entry: ProtectedEntry; marker: string; dir: string }> = [];
+    const held: Array<{ entry: ProtectedEntry; dir: string; counted: boolean }> = [];
     for (const entry of entries) {
+      const hold = this.holds.get(entry.path);
+      if (hold) {
+        try {
+          // Still there (a stand-in removed by hand is made again, as on a first use).
+          makeStandIn(entry, hold.dir);
+          hold.count += 1;
+          held.push({ entry, dir: hold.dir, counted: true });
+        } catch {
+          if (existsSync(entry.path)) held.push({ entry, dir: hold.dir, counted: false });
+        }
+        continue;
+      }
       const dir = this.folderFor(entry.path);
       try {
         mkdirSync(dir, { recursive: true });
@@ -40,15 +58,13 @@ export class Placeholders {
         this.sequence += 1;
         const marker = path.join(dir, `${process.pid}-${this.sequence}`);
         writeFileSync(marker, "");
-        if (!existsSync(entry.path)) {
-          if (entry.kind === "dir") mkdirSync(entry.path);
-          else closeSync(openSync(entry.path, "wx", 0o644));
-          writeFileSync(path.join(dir, "created"), "");
-        }
-        held.push({ entry, marker, dir });
+        this.holds.set(entry.path, { count: 1, marker, dir });
+        makeStandIn(entry, dir);
+        held.push({ entry, dir, counted: true });
       } catch {
         // Cannot make it (a read-only disk, a race lost to a real file): mount what exists.
-        if (existsSync(entry.path)) held.push({ entry, marker: "", dir });
+        if (this.holds.has(entry.path)) this.drop(entry.path);
+        if (existsSync(entry.path)) held.push({ entry, dir, counted: false });
       }
     }
     let released = false;
@@ -58,11 +74,26 @@ export class Placeholders {
         if (released) return;
         released = true;
         for (const h of held) {
-          if (h.marker) rmSync(h.marker, { force: true });
-          cleanUp(h.dir, h.entry.path);
+          if (!h.counted) {
+            cleanUp(h.dir, h.entry.path);
+            continue;
+          }
+          const hold = this.holds.get(h.entry.path);
+          if (!hold) continue;
+          hold.count -= 1;
+          if (hold.count === 0) this.drop(h.entry.path);
         }
       },
     };
+  }
+
+  /** Gives up this process's hold on `target`: its marker goes, and the stand-in when nobody else holds it. */
+  private drop(target: string): void {
+    const hold = this.holds.get(target);
+    if (!hold) return;
+    this.holds.delete(target);
+    rmSync(hold.marker, { force: true });
+    cleanUp(hold.dir, target);
   }
 
   /**
@@ -97,6 +128,14 @@ export class Placeholders {
   private folderFor(target: string): string {
     return path.join(this.registry, createHash("sha256").update(target).digest("hex").slice(0, 24));
   }
+}
+
+/** Creates the stand-in when `entry.path` is missing, noting in `dir` that hx made it. */
+function makeStandIn(entry: ProtectedEntry, dir: string): void {
+  if (existsSync(entry.path)) return;
+  if (entry.kind === "dir") mkdirSync(entry.path);
+  else closeSync(openSync(entry.path, "wx", 0o644));
+  writeFileSync(path.join(dir, "created"), "");
 }
 
 /** Removes the stand-in and its folder when no live process holds a marker. */

@@ -124,12 +124,88 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
     return filterFile;
   };
 
+  /** `file args` wrapped for `backend`, which runs (probed) or is about to be probed. */
+  const wrap = (
+    backend: { backend: "bubblewrap" | "seatbelt"; file: string },
+    file: string,
+    args: readonly string[],
+    { cwd, env }: { cwd: string; env: Record<string, string> },
+  ): SandboxLaunch => {
+    const tmp = ensureTmp();
+    const caches = wanted === "workspace-write" ? (options.cachePaths ?? []) : [];
+    const protectedRoots = writable();
+    const roots = unique([...protectedRoots, ...caches]);
+    const mounts = protectedMounts(protectedRoots, home, (file) => placeholders.isStandIn(file));
+    const command = [file, ...args];
+    if (backend.backend === "seatbelt") {
+      // Seatbelt rules name paths, so a protected path that does not exist yet needs no stand-in.
+      const plan = {
+        writable: roots,
+        readOnly: unique([...mounts.existing, ...mounts.missing.map((entry) => entry.path)]),
+        pinned: mounts.pinned,
+        tmpDir: tmp,
+        network: options.network,
+      };
+      return {
+        file: backend.file,
+        args: seatbeltArgs(plan, command),
+        env: { ...env, TMPDIR: tmp },
+        sandboxed: true,
+        release: () => undefined,
+      };
+    }
+    const held = placeholders.acquire(mounts.missing);
+    const plan: MountPlan = {
+      writable: roots,
+      readOnly: unique([...mounts.existing, ...held.paths]),
+      pinned: mounts.pinned,
+      tmpDir: tmp,
+      keepVisible: visibleUnderTmp(
+        [home, options.workspaceRoot, cwd, ...tmpFoldersNamedBy([file, ...args])],
+        roots,
+      ),
+      network: options.network,
+      cwd,
+    };
+    const filter = options.network ? undefined : ensureFilter();
+    if (!filter) {
+      return {
+        file: backend.file,
+        args: bwrapArgs(plan, command),
+        env: { ...env, TMPDIR: "/tmp" },
+        sandboxed: true,
+        release: held.release,
+      };
+    }
+    // bwrap reads the filter from a file descriptor: sh opens it as fd 3, then becomes bwrap.
+    return {
+      file: "/bin/sh",
+      args: [
+        "-c",
+        'exec 3<"$1" && shift && exec "$@"',
+        "hx-sandbox",
+        filter,
+        backend.file,
+        ...bwrapArgs({ ...plan, seccompFd: 3 }, command),
+      ],
+      env: { ...env, TMPDIR: "/tmp" },
+      sandboxed: true,
+      release: held.release,
+    };
+  };
+
   return {
     status,
     check,
-    async launch(file, args, { cwd, env }): Promise<SandboxLaunch | SandboxRefusal> {
+    async launch(file, args, launchOptions): Promise<SandboxLaunch | SandboxRefusal> {
       const current = await check();
-      const plain = { file, args: [...args], env, sandboxed: false, release: () => undefined };
+      const plain = {
+        file,
+        args: [...args],
+        env: launchOptions.env,
+        sandboxed: false,
+        release: () => undefined,
+      };
       if (current.state === "off" || current.state === "unchecked") return plain;
       if (current.state === "unavailable") {
         if (current.required) {
@@ -144,68 +220,12 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
           notice: `the OS sandbox cannot start (${current.reason}); commands run with the permission check alone. Fix: ${current.fix}; or set "sandbox": {"mode": "off"} in settings to stop this warning.`,
         };
       }
-      const tmp = ensureTmp();
-      const caches = wanted === "workspace-write" ? (options.cachePaths ?? []) : [];
-      const protectedRoots = current.writable;
-      const roots = unique([...protectedRoots, ...caches]);
-      const mounts = protectedMounts(protectedRoots, home, (file) => placeholders.isStandIn(file));
-      const command = [file, ...args];
-      const backendFile = (result as { file: string }).file;
-      if (current.backend === "seatbelt") {
-        // Seatbelt rules name paths, so a protected path that does not exist yet needs no stand-in.
-        const plan = {
-          writable: roots,
-          readOnly: unique([...mounts.existing, ...mounts.missing.map((entry) => entry.path)]),
-          pinned: mounts.pinned,
-          tmpDir: tmp,
-          network: current.network,
-        };
-        return {
-          file: backendFile,
-          args: seatbeltArgs(plan, command),
-          env: { ...env, TMPDIR: tmp },
-          sandboxed: true,
-          release: () => undefined,
-        };
-      }
-      const held = placeholders.acquire(mounts.missing);
-      const plan: MountPlan = {
-        writable: roots,
-        readOnly: unique([...mounts.existing, ...held.paths]),
-        pinned: mounts.pinned,
-        tmpDir: tmp,
-        keepVisible: visibleUnderTmp(
-          [home, options.workspaceRoot, cwd, ...tmpFoldersNamedBy([file, ...args])],
-          roots,
-        ),
-        network: current.network,
-        cwd,
-      };
-      const filter = current.network ? undefined : ensureFilter();
-      if (!filter) {
-        return {
-          file: backendFile,
-          args: bwrapArgs(plan, command),
-          env: { ...env, TMPDIR: "/tmp" },
-          sandboxed: true,
-          release: held.release,
-        };
-      }
-      // bwrap reads the filter from a file descriptor: sh opens it as fd 3, then becomes bwrap.
-      return {
-        file: "/bin/sh",
-        args: [
-          "-c",
-          'exec 3<"$1" && shift && exec "$@"',
-          "hx-sandbox",
-          filter,
-          backendFile,
-          ...bwrapArgs({ ...plan, seccompFd: 3 }, command),
-        ],
-        env: { ...env, TMPDIR: "/tmp" },
-        sandboxed: true,
-        release: held.release,
-      };
+      return wrap(result as { backend: "bubblewrap" | "seatbelt"; file: string }, file, args, launchOptions);
+    },
+    launchUnchecked(file, args, launchOptions): SandboxLaunch | undefined {
+      const backend = result ?? found;
+      if (!wanted || !backend?.ok) return undefined;
+      return wrap(backend, file, args, launchOptions);
     },
     dispose() {
       removeTmp();

@@ -83,6 +83,18 @@ export interface CommandSandbox {
     args: readonly string[],
     options: { cwd: string; env: Record<string, string> },
   ): Promise<SandboxLaunch | SandboxRefusal>;
+  /**
+   * Wraps like `launch` without waiting for the probe, for a process that should boot while
+   * the probe runs (an MCP server at start-up); undefined when the sandbox is off or known not
+   * to start. A backend that cannot start exits before it runs the command, so nothing runs
+   * outside the sandbox meanwhile; the caller must then `await check()` and stop the process
+   * unless it says `active` (its `release()` runs once the process is gone).
+   */
+  launchUnchecked(
+    file: string,
+    args: readonly string[],
+    options: { cwd: string; env: Record<string, string> },
+  ): SandboxLaunch | undefined;
   /** Removes the session's private temp dir; call once when the session ends. */
   dispose(): void;
 }

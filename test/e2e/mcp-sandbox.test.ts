@@ -2,7 +2,7 @@
 // what a sandboxed server may write and reach, the opt-outs, the fallback where bubblewrap
 // cannot run, the environment it gets, and that no server process outlives hx — however hx
 // ends. Each test asserts what the model was sent and what happened on disk or to processes.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { backend, processesMatching, skipReason } from "../sandbox/sandbox-support.js";
@@ -152,6 +152,38 @@ describe("stdio MCP servers where the sandbox cannot start", () => {
       ),
     ]);
   });
+
+  it.skipIf(!linux)(
+    "started in a bwrap that cannot create namespaces, they run without it after one warning",
+    async () => {
+      // A bwrap as on a kernel without user namespaces: it fails before it runs anything. The
+      // servers are launched in it at once (before its probe answers), then again without it.
+      const bin = tempDir("hx-failing-bwrap-");
+      const calls = path.join(bin, "calls.log");
+      writeFileSync(
+        path.join(bin, "bwrap"),
+        `#!/bin/sh\necho "$*" >> '${calls}'\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n`,
+        { mode: 0o755 },
+      );
+      const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+        one: nodeServer(FIXTURE_SERVER),
+        two: nodeServer(FIXTURE_SERVER),
+      });
+      h.server.reply().tool("mcp__one__echo", { text: "a" }).tool("mcp__two__echo", { text: "b" });
+      h.server.reply().text("done");
+      const run = await h.agent("x", ["--mcp-config", config, ...BYPASS], { env: { PATH: bin } });
+      expect(run.code, run.stderr).toBe(0);
+      expect(toolResultsOf(h.server.requests[1])).toEqual(["echo: a", "echo: b"]);
+      const launches = readFileSync(calls, "utf8")
+        .split("\n")
+        .filter((line) => line.includes(FIXTURE_SERVER));
+      expect(launches).toHaveLength(2);
+      const warnings = run.stderr.split("\n").filter((line) => line.includes("MCP servers run without it"));
+      expect(warnings).toEqual([
+        expect.stringMatching(/^warning: the OS sandbox cannot start \(bwrap cannot create namespaces: /),
+      ]);
+    },
+  );
 
   it("are refused when sandbox.required, with the fix", async () => {
     writeSettings(h.work, { sandbox: { required: true } });

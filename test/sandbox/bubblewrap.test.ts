@@ -242,7 +242,36 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
   });
 });
 
+describe(`launching before the probe answers (MCP servers at start-up)${skipReason}`, () => {
+  it.skipIf(!backend.ok)("wraps a command as a probed launch does, and it runs in the sandbox", async () => {
+    const { root, sandbox } = sandboxed();
+    const outside = realpathSync(tempDir("hx-outside-"));
+    const command = ["-c", `echo ok > inside.txt; echo bad > '${outside}/x'; true`] as const;
+    const early = sandbox.launchUnchecked("bash", command, {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    expect(sandbox.status().state).toBe("unchecked");
+    if (!early) throw new Error("expected a launch");
+    spawnSync(early.file, early.args, { env: early.env, cwd: root });
+    early.release();
+    expect(readFileSync(path.join(root, "inside.txt"), "utf8")).toBe("ok\n");
+    expect(existsSync(path.join(outside, "x"))).toBe(false);
+    const probed = await sandbox.launch("bash", command, {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    expect("refused" in probed ? undefined : probed.args).toEqual(early.args);
+    if (!("refused" in probed)) probed.release();
+  });
+});
+
 describe("when the sandbox cannot start", () => {
+  it("launches nothing before the probe where no backend exists", () => {
+    const { root, sandbox } = sandboxed({ platform: "aix" });
+    expect(sandbox.launchUnchecked("bash", ["-c", "true"], { cwd: root, env: {} })).toBeUndefined();
+  });
+
   it("says so once, with the fix, and runs commands with the permission check alone", async () => {
     const { run, notices, sandbox } = sandboxed({ platform: "aix" });
     expect(await run("echo one")).toBe("one");

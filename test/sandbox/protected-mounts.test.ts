@@ -4,6 +4,7 @@ import {
   readdirSync,
   realpathSync,
   renameSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -110,6 +111,47 @@ describe("Placeholders", () => {
     mkdirSync(path.join(entry.path, "tool-results"));
     second.release();
     expect(existsSync(path.join(entry.path, "tool-results"))).toBe(true);
+  });
+
+  it("holds a stand-in once per process however many of its launches use it", () => {
+    const root = real(tempDir());
+    const registry = tempDir("hx-registry-");
+    const placeholders = new Placeholders(registry);
+    const entry = { path: path.join(root, ".mcp.json"), kind: "file" as const };
+    const launches = [
+      placeholders.acquire([entry]),
+      placeholders.acquire([entry]),
+      placeholders.acquire([entry]),
+    ];
+    const markers = () => {
+      const dir = path.join(registry, readdirSync(registry)[0]);
+      return readdirSync(dir).filter((name) => /^\d+-\d+$/.test(name));
+    };
+    expect(markers()).toHaveLength(1);
+    launches[0].release();
+    launches[0].release(); // twice is once
+    launches[1].release();
+    expect(existsSync(entry.path)).toBe(true);
+    expect(markers()).toHaveLength(1);
+    // Another hx process sees it as a stand-in, not as a real file.
+    expect(new Placeholders(registry).isStandIn(entry.path)).toBe(true);
+    launches[2].release();
+    expect(existsSync(entry.path)).toBe(false);
+    expect(readdirSync(registry)).toEqual([]);
+  });
+
+  it("makes a held stand-in again when it was removed by hand", () => {
+    const root = real(tempDir());
+    const placeholders = new Placeholders(tempDir("hx-registry-"));
+    const entry = { path: path.join(root, ".claude"), kind: "dir" as const };
+    const first = placeholders.acquire([entry]);
+    rmSync(entry.path, { recursive: true });
+    const second = placeholders.acquire([entry]);
+    expect(second.paths).toEqual([entry.path]);
+    expect(existsSync(entry.path)).toBe(true);
+    first.release();
+    second.release();
+    expect(existsSync(entry.path)).toBe(false);
   });
 
   it("leaves alone a path that existed before", () => {

@@ -1,7 +1,6 @@
 import type { EventSink } from "../core/events.js";
 import { ProviderError } from "../providers/provider.js";
 import type { SessionRunResult } from "../session/agent-session.js";
-import { openSession } from "./open-session.js";
 import { createStreamJsonSink, resultSummary } from "./output-formats.js";
 import { prepareRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
@@ -31,6 +30,8 @@ export async function runAgentCommand(task: string, flags: RunFlags): Promise<nu
   const ask = process.stdin.isTTY
     ? (await import("./terminal-ask.js")).terminalAskerIfInteractive(process.stdin, process.stderr, interrupt)
     : undefined;
+  // The session's modules load after prepareRun has started the MCP servers: they boot meanwhile.
+  const { openSession } = await import("./open-session.js");
   const session = await openSession(prepared, flags, { log, ask });
   const fitted = fitTaskToWindow(task, { cwd: prepared.cwd, window: prepared.contextWindow, log });
 

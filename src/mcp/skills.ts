@@ -91,6 +91,41 @@ export async function listMcpSkills(
   };
 }
 
+/**
+ * The skills of a session's servers as they become known: those of the servers ready at the
+ * start, then those of servers that finish starting later (each server is listed once), so a
+ * late server's skills still join (announced to the model) rather than never.
+ */
+export class McpSkillSet {
+  private readonly parts: McpSkills[] = [];
+  private readonly listed = new Set<McpConnection>();
+  /** How many skills each server contributed (for /mcp); grows as servers are listed. */
+  readonly counts = new Map<string, number>();
+
+  /** Lists the ready skill servers not listed yet; returns what they added (maybe nothing). */
+  async listNew(connections: readonly McpConnection[], boundMs: number): Promise<McpSkills> {
+    const fresh = connections.filter((c) => c.status === "ready" && c.servesSkills && !this.listed.has(c));
+    for (const connection of fresh) this.listed.add(connection);
+    const part = await listMcpSkills(fresh, boundMs);
+    this.parts.push(part);
+    for (const [server, count] of part.counts)
+      this.counts.set(server, (this.counts.get(server) ?? 0) + count);
+    return part;
+  }
+
+  get skills(): Skill[] {
+    return this.parts.flatMap((part) => part.skills);
+  }
+
+  checkResource(server: string, uri: string, bytes: Buffer | undefined): string | undefined {
+    for (const part of this.parts) {
+      const problem = part.checkResource(server, uri, bytes);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }
+}
+
 async function listEntries(connection: McpConnection, signal: AbortSignal): Promise<unknown[]> {
   const entries: unknown[] = [];
   let cursor: string | undefined;

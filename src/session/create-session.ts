@@ -111,7 +111,8 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     contextWindow: env.contextWindow,
     windowKnown: env.contextWindowKnown,
     reportedContextWindow: env.provider.reportedContextWindow?.bind(env.provider),
-    remote: mcp && mcp.skills.length > 0 ? () => mcp.skills : undefined,
+    remote: mcp ? () => mcp.skills : undefined,
+    refreshRemote: mcp ? () => mcp.refreshSkills() : undefined,
   });
   const permissions = setUpPermissions(basics, {
     permissionMode: env.permissionMode,

@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import os from "node:os";
 import type { LoadedSettings, McpSettings } from "../config/settings.js";
+import { formatDiagnostic } from "../core/diagnostic.js";
 import {
   approvalState,
   approvalsFile,
@@ -13,7 +14,7 @@ import type { McpConnection } from "../mcp/connection.js";
 import { McpManager } from "../mcp/manager.js";
 import { sandboxedLauncher } from "../mcp/server-launcher.js";
 import { resolveServerSandbox, withPackageCaches } from "../mcp/server-sandbox.js";
-import { listMcpSkills } from "../mcp/skills.js";
+import { McpSkillSet } from "../mcp/skills.js";
 import type { McpConfiguration } from "../mcp/sources.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
 import type { ToolSink } from "../mcp/tool-shelf.js";
@@ -153,7 +154,12 @@ export interface McpCapability extends Capability {
   /** The session's registry: tools the model loads in `tools` mode, late servers without a loader. */
   attach(sink: ToolSink): void;
   /** Skills the servers offer (source `mcp:<server>`), for the skills capability's catalog. */
-  skills: readonly Skill[];
+  readonly skills: readonly Skill[];
+  /**
+   * Lists the skills of servers that finished starting since (once each); true when that
+   * added any, so the skills capability rescans and announces them.
+   */
+  refreshSkills(): Promise<boolean>;
 }
 
 /**
@@ -168,7 +174,8 @@ export async function setUpMcp(
 ): Promise<McpCapability> {
   await setup.approve(options.ask);
   await setup.manager.waitForStart(setup.settings.startupWaitMs);
-  const skills = await listMcpSkills(setup.manager.connections(), setup.settings.startupWaitMs);
+  const skills = new McpSkillSet();
+  const first = await skills.listNew(setup.manager.connections(), setup.settings.startupWaitMs);
   const surface = buildToolSurface(
     setup.manager,
     setup.settings,
@@ -195,8 +202,16 @@ export async function setUpMcp(
       return [status, ...prompts.commands()];
     },
     attach: surface.attach,
-    skills: skills.skills,
-    diagnostics: skills.diagnostics,
+    get skills() {
+      return skills.skills;
+    },
+    async refreshSkills() {
+      const late = await skills.listNew(setup.manager.connections(), setup.settings.startupWaitMs);
+      for (const diagnostic of late.diagnostics)
+        basics.log(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}`);
+      return late.skills.length > 0;
+    },
+    diagnostics: first.diagnostics,
     close: () => setup.close(),
   };
 }

@@ -110,6 +110,11 @@ export async function setUpSkills(
     reportedContextWindow?: () => Promise<number | undefined>;
     /** Skills of MCP servers (source `mcp:<server>`), joining the catalog. */
     remote?: () => readonly Skill[];
+    /**
+     * Asks for remote skills that appeared since (a server that finished starting late);
+     * true when `remote` now returns more, so the skills are rescanned and announced.
+     */
+    refreshRemote?: () => Promise<boolean>;
   },
 ): Promise<SkillsCapability> {
   const { workspace, log } = basics;
@@ -213,7 +218,8 @@ export async function setUpSkills(
 
   const announcer: LoopExtension = {
     name: "skills-announcer",
-    beforeModelCall(state) {
+    async beforeModelCall(state) {
+      if (await options.refreshRemote?.()) reload("an MCP server finished starting");
       if (offerLate && modelVisible()) {
         offerLate([loadSkill as unknown as Tool]);
         offerLate = undefined;

@@ -6,7 +6,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_SERVER, loggedMessages, nodeServer, writeMcpConfig } from "../support/mcp.js";
 import { runHx } from "../support/run-hx.js";
-import { KEYS, messagesOf, statsLine, toolResultsOf, useHarness } from "./harness-support.js";
+import { BYPASS } from "../support/wire.js";
+import { KEYS, messagesOf, statsLine, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
 const h = useHarness();
 
@@ -154,5 +155,38 @@ describe("skills over MCP", () => {
     expect(toolResultsOf(h.server.requests[1])[0]).toMatch(/not allowed|denied|refused/i);
     expect(statsLine(run.stderr)).toMatch(/blocked=1 /);
     expect(existsSync(path.join(h.work, "granted.txt"))).toBe(false);
+  });
+});
+
+describe("skills of a server that finishes starting late", () => {
+  it("join after it is ready: announced in an appended message (the system prompt stays), then loadable", async () => {
+    const log = path.join(h.work, "late.log");
+    const file = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      late: nodeServer(FIXTURE_SERVER, ["--skills", "--slow-start", "1500", "--log", log]),
+    });
+    writeSettings(h.work, { mcp: { startupWait: 100 } });
+    // Until the skills are announced, the model waits a little with a harmless command.
+    h.server.replyWith((request, reply) => {
+      const announced = messagesOf(request).some(
+        (m) => m.role === "user" && String(m.content).includes("<skills-update>"),
+      );
+      if (toolResultsOf(request).some((r) => r.startsWith('<skill name="release-notes">')))
+        reply.text("done");
+      else if (announced) reply.tool("load_skill", { name: "release-notes" });
+      else reply.tool("bash", { command: "sleep 0.3" });
+    });
+    const run = await h.agent("write the release notes", ["--mcp-config", file, ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+    const requests = h.server.requests;
+    expect(systemPrompt(0)).not.toContain("release-notes");
+    for (const request of requests) expect(messagesOf(request)[0]).toEqual(messagesOf(requests[0])[0]);
+    const update = messagesOf(requests.at(-1)!).find((m) => String(m.content).startsWith("<skills-update>"));
+    expect(update.content).toContain(
+      "- added: release-notes: (from MCP server late) How this server wants release notes written.",
+    );
+    expect(toolResultsOf(requests.at(-1)!).at(-1)).toContain(
+      "# Release notes\nUse the template in templates/notes.md.",
+    );
+    expect(methods(log).filter((m) => m === "skills/list")).toHaveLength(1);
   });
 });

@@ -111,6 +111,7 @@ async function runVariant(variant: "on-demand" | "all-in-system", root: string, 
   }
   const system = buildSystemPrompt(root, [section]);
   const registry = new ToolRegistry(tools);
+  await registry.ready();
   const model = new PlanModel(plan);
   const compactor = new ContextCompactor({
     provider: model,

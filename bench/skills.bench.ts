@@ -42,7 +42,7 @@ export async function run(): Promise<BenchRow[]> {
         ok: found === 1000 && median < 100,
       },
     ];
-    rows.push(catalogOverheadRow(), ...catalogPerSkillRows());
+    rows.push(catalogOverheadRow(), ...(await catalogPerSkillRows()));
     for (const count of [0, 100, 1000]) {
       const text = buildSkillCatalog(fakeSkills(count)).text;
       rows.push({
@@ -224,16 +224,16 @@ function announcementRow(): BenchRow {
  * exactly when a catalog is. Then the budget for a model nobody knows the window of: 100
  * such skills must keep every description.
  */
-function catalogPerSkillRows(): BenchRow[] {
+async function catalogPerSkillRows(): Promise<BenchRow[]> {
   const ten = fakeSkills(10);
   const catalog = buildSkillCatalog(ten);
   const whole = ten.every((s) => catalog.text.includes(`- ${s.name}: ${s.description}`));
   const perSkill = catalog.text.length / 10;
-  const schema = JSON.stringify(
-    new ToolRegistry([
-      createLoadSkillTool({ skills: ten, loaded: new LoadedSkills() }) as unknown as Tool,
-    ]).schemas(),
-  ).length;
+  const registry = new ToolRegistry([
+    createLoadSkillTool({ skills: ten, loaded: new LoadedSkills() }) as unknown as Tool,
+  ]);
+  await registry.ready();
+  const schema = JSON.stringify(registry.schemas()).length;
   const hundred = fakeSkills(100);
   const unknown = buildSkillCatalog(hundred, { budget: resolveCatalogBudget(32_768, undefined, false) });
   const unknownWhole = unknown.shortened.length === 0 && unknown.nameOnly.length === 0;

@@ -89,6 +89,8 @@ export interface AddOptions {
   scope: string;
   env?: string[];
   header?: string[];
+  /** False: `--no-sandbox`, the entry gets `"sandbox": false` (stdio only). */
+  sandbox?: boolean;
 }
 
 /** `hx mcp add`: writes the entry to the scope's file; a server you add yourself is approved. */
@@ -136,10 +138,13 @@ function buildEntry(options: AddOptions): McpServerEntry | string {
       command: options.target,
       ...(options.args.length ? { args: options.args } : {}),
       ...(Object.keys(env).length ? { env } : {}),
+      ...(options.sandbox === false ? { sandbox: false } : {}),
     };
   }
   if (transport !== "http" && transport !== "sse")
     return `--transport must be stdio, http or sse, not '${transport}'.`;
+  if (options.sandbox === false)
+    return "--no-sandbox is for stdio servers (a remote server does not run on this machine).";
   if (options.args.length > 0)
     return `a ${transport} server takes a URL only; unexpected: ${options.args.join(" ")}`;
   try {

@@ -43,13 +43,14 @@ export function registerMcpCommand(program: Command): Command {
     )
     .option("-e, --env <KEY=value>", "environment variable for a stdio server (repeatable)", collect)
     .option("-H, --header <Name: value>", "HTTP header for a remote server (repeatable)", collect)
+    .option("--no-sandbox", 'run this stdio server outside the OS sandbox (writes "sandbox": false)')
     .option("-C, --cwd <dir>", "the project folder (default: the current folder)")
     .action(
       async (
         name: string,
         target: string,
         args: string[],
-        options: { transport: string; scope: string; env?: string[]; header?: string[] },
+        options: { transport: string; scope: string; env?: string[]; header?: string[]; sandbox: boolean },
         command: Command,
       ) => {
         const { addServer } = await load();

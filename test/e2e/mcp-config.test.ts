@@ -197,5 +197,30 @@ describe("hx mcp", () => {
     expect(name.code).toBe(2);
     const scope = await runHx(["mcp", "add", "-C", h.work, "-s", "team", "x", "--", "x"], { env });
     expect(scope.stderr).toContain("--scope must be one of local, project, user");
+    const remote = await runHx(
+      ["mcp", "add", "-C", h.work, "--transport", "http", "--no-sandbox", "web", "https://example.com/mcp"],
+      { env },
+    );
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain("--no-sandbox is for stdio servers");
+  });
+
+  it('--no-sandbox writes "sandbox": false for that server, and hx mcp list says it runs outside', async () => {
+    const env = project({});
+    const add = await runHx(
+      ["mcp", "add", "-C", h.work, "--no-sandbox", "fx", "--", "node", FIXTURE_SERVER],
+      { env },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const local = JSON.parse(readFileSync(path.join(h.work, ".hx", "settings.local.json"), "utf8"));
+    expect(local.mcpServers.fx).toEqual({ command: "node", args: [FIXTURE_SERVER], sandbox: false });
+    const plain = await runHx(["mcp", "add", "-C", h.work, "fx2", "--", "node", FIXTURE_SERVER], { env });
+    expect(plain.code, plain.stderr).toBe(0);
+    const again = JSON.parse(readFileSync(path.join(h.work, ".hx", "settings.local.json"), "utf8"));
+    expect(again.mcpServers.fx2).toEqual({ command: "node", args: [FIXTURE_SERVER] });
+    const list = JSON.parse((await runHx(["mcp", "list", "-C", h.work, "--json"], { env })).stdout);
+    const fx = list.servers.find((s: { name: string }) => s.name === "fx");
+    expect(fx).toMatchObject({ status: "ready", sandbox: { sandboxed: false } });
+    expect(fx.sandbox.text).toContain('"sandbox": false in its entry');
   });
 });

@@ -72,7 +72,8 @@ export function interactiveCommands(host: InteractiveHost): SlashCommand[] {
           return;
         }
         await host.switchModel(args);
-        io.print(`Model: ${provider.name}/${args} from the next prompt on.`);
+        const window = host.session().model.contextWindow.toLocaleString("en-US");
+        io.print(`Model: ${provider.name}/${args} from the next prompt on (context window ${window} tokens).`);
       },
     },
     {

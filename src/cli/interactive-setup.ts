@@ -1,6 +1,6 @@
 import type { PermissionAsker } from "../permissions/ask.js";
 import type { AgentSession } from "../session/agent-session.js";
-import { type PreparedRun, resolveRun, withProvider } from "./prepare-run.js";
+import { contextWindowFor, type PreparedRun, resolveRun, withProvider } from "./prepare-run.js";
 import { createPriceTable, type PriceTable } from "./prices.js";
 import type { RunFlags } from "./run-config.js";
 
@@ -51,8 +51,9 @@ export async function createInteractiveSetup(
       return openSession(await prepare(), sessionFlags, io);
     },
     async switchModel(session, model) {
-      const { provider } = await withProvider({ ...resolved, model });
-      session.model.switchTo(provider);
+      const window = contextWindowFor(model, resolved.config, resolved.settings);
+      const { provider } = await withProvider({ ...resolved, model, contextWindow: window.tokens });
+      session.model.switchTo(provider, window.tokens);
     },
   };
 }

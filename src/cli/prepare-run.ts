@@ -43,13 +43,7 @@ export async function resolveRun(
   reportSettingsProblems(settings.diagnostics, cwd, warn);
   const config = resolveRunConfig(flags, process.env, settings.merged);
   const model = config.model || defaultModelFor(config.provider);
-  const window = resolveContextWindow({
-    model,
-    flag: config.contextWindowFlag,
-    env: process.env.HX_CONTEXT_WINDOW,
-    settings: settings.merged.contextWindow,
-  });
-  if (window.errors.length > 0) throw new UsageError(window.errors.join("\nhx: "));
+  const window = contextWindowFor(model, config, settings);
   return {
     cwd,
     settings,
@@ -58,6 +52,25 @@ export async function resolveRun(
     contextWindow: window.tokens,
     contextWindowKnown: window.source !== "default",
   };
+}
+
+/**
+ * The context window of `model`: the flag, HX_CONTEXT_WINDOW or the settings when set (they
+ * win for any model), else the model's own. Throws UsageError on a bad value.
+ */
+export function contextWindowFor(
+  model: string,
+  config: Pick<PreparedRun["config"], "contextWindowFlag">,
+  settings: LoadedSettings,
+): { tokens: number; source: string } {
+  const window = resolveContextWindow({
+    model,
+    flag: config.contextWindowFlag,
+    env: process.env.HX_CONTEXT_WINDOW,
+    settings: settings.merged.contextWindow,
+  });
+  if (window.errors.length > 0) throw new UsageError(window.errors.join("\nhx: "));
+  return window;
 }
 
 /** Creates the model provider; a missing key or unknown provider throws a ProviderError. */

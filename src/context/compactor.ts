@@ -18,8 +18,8 @@ export type CompactionTrigger = "auto" | "manual";
 export interface CompactorOptions {
   /** Asked for the summary (no tools); normally the session's own model. */
   provider: ModelProvider;
-  /** Context window in tokens. */
-  window: number;
+  /** Context window in tokens; a function is read each time (`/model` can change it). */
+  window: number | (() => number);
   /** The session's system prompt and tools, to estimate whole requests. Never changed by compaction. */
   system: string;
   /** A function when tools can be added during the session (servers that start late). */
@@ -133,7 +133,8 @@ export class ContextCompactor {
   }
 
   private get window(): number {
-    return this.options.window;
+    const { window } = this.options;
+    return typeof window === "function" ? window() : window;
   }
 
   /** Recent history a summary keeps verbatim, in tokens. */

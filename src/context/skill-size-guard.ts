@@ -54,13 +54,18 @@ export function fitSkillToWindow(
  * compaction keeps and re-injects what was sent. (A `/name` the user types goes through the
  * same rule in the skills' prompt filter.)
  */
-export function createSkillSizeGuard(options: { window: number; workspaceRoot: string }): LoopExtension {
+export function createSkillSizeGuard(options: { window: () => number; workspaceRoot: string }): LoopExtension {
   return {
     name: "skill-size-guard",
     afterToolCall(prepared, output, state) {
       const skill = output.meta?.skill;
       if (skill === undefined || output.isError) return undefined;
-      const fitted = fitSkillToWindow(output.content, { ...options, skill, id: prepared.call.id });
+      const fitted = fitSkillToWindow(output.content, {
+        window: options.window(),
+        workspaceRoot: options.workspaceRoot,
+        skill,
+        id: prepared.call.id,
+      });
       if (!fitted) return undefined;
       state.emit({ type: "notice", level: "warn", text: fitted.notice });
       return { ...output, content: fitted.content };

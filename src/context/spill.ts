@@ -9,7 +9,8 @@ export interface SpillOptions {
   /** The workspace root; files go to `<root>/.hx/tool-results/`. */
   workspaceRoot: string;
   /** Outputs longer than this many characters are spilled. Default 30,000. */
-  limitChars?: number;
+  /** Outputs longer than this are spilled; a function is read at each call (the window can change). */
+  limitChars?: number | (() => number);
   /** Characters of the output kept in the conversation as a preview. Default 2,000. */
   previewChars?: number;
   /** How the model can read on; default names read_file with an offset and grep. */
@@ -33,11 +34,15 @@ const TOOL_RESULTS_DIR = path.join(".hx", "tool-results");
  * Skill bodies are never spilled (compaction must be able to find them in the conversation).
  */
 export function createToolOutputSpill(options: SpillOptions): LoopExtension {
-  const limit = options.limitChars ?? DEFAULT_SPILL_LIMIT_CHARS;
+  const limitOf = () =>
+    typeof options.limitChars === "function"
+      ? options.limitChars()
+      : (options.limitChars ?? DEFAULT_SPILL_LIMIT_CHARS);
   const previewChars = options.previewChars ?? DEFAULT_PREVIEW_CHARS;
   return {
     name: "tool-output-spill",
     afterToolCall(prepared, output, state) {
+      const limit = limitOf();
       if (output.content.length <= limit || keepsWhole(output.meta)) return undefined;
       const spilled = spillToolOutput(
         options.workspaceRoot,

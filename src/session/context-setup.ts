@@ -26,7 +26,8 @@ export interface ContextCapability extends Capability {
 export function setUpContext(
   basics: SessionBasics,
   options: {
-    window: number;
+    /** The model's context window now (it changes with `/model`). */
+    window: () => number;
     system: string;
     tools: ToolRegistry;
     /** The skill catalog section, shown as its own row by /context. */
@@ -55,7 +56,7 @@ export function setUpContext(
               catalog: options.catalog,
               toolSchemas: options.tools.schemas(),
               messages: conversation.messages,
-              window: options.window,
+              window: options.window(),
             }),
           ),
         ),
@@ -86,7 +87,7 @@ export function setUpContext(
       // A tool output of more than about a quarter of the window (in chars ≈ tokens × 4) is spilled.
       createToolOutputSpill({
         workspaceRoot: basics.workspace.root,
-        limitChars: Math.min(DEFAULT_SPILL_LIMIT_CHARS, options.window),
+        limitChars: () => Math.min(DEFAULT_SPILL_LIMIT_CHARS, options.window()),
       }),
       compactor.extension(),
     ],

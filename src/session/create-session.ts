@@ -81,7 +81,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
       verbose: env.verbose,
       sandboxMode: env.sandboxMode,
     }));
-  const model = new SwitchableModel(env.provider);
+  const model = new SwitchableModel(env.provider, env.contextWindow);
   const basics: SessionBasics = {
     cwd: env.cwd,
     workspace: new Workspace(env.cwd),
@@ -151,7 +151,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     built.flatMap((c) => c.promptSections ?? []),
   );
   const context = setUpContext(basics, {
-    window: env.contextWindow,
+    window: () => model.contextWindow,
     system,
     tools: registry,
     catalog: skills.catalog,

@@ -3,10 +3,19 @@ import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from
 /**
  * The session's model as one handle: the loop, compaction summaries and subagents all hold
  * it, so `switchTo` (the interactive front end changing the model between prompts) reaches
- * every part at once. A request already sent finishes on the model it started with.
+ * every part at once, its context window too (compaction and `/context` read it). A request
+ * already sent finishes on the model it started with.
  */
 export class SwitchableModel implements ModelProvider {
-  constructor(private current: ModelProvider) {}
+  constructor(
+    private current: ModelProvider,
+    private window: number,
+  ) {}
+
+  /** The current model's context window in tokens. */
+  get contextWindow(): number {
+    return this.window;
+  }
 
   get name(): string {
     return this.current.name;
@@ -20,7 +29,9 @@ export class SwitchableModel implements ModelProvider {
     return this.current.complete(request, options);
   }
 
-  switchTo(provider: ModelProvider): void {
+  /** Another model from the next request on; `window`: its context window (default: kept). */
+  switchTo(provider: ModelProvider, window = this.window): void {
     this.current = provider;
+    this.window = window;
   }
 }

@@ -83,11 +83,18 @@ describe("entry points and line-mode commands", () => {
     server.reply().text("answered by m2");
     const run = await runHx(args(), {
       env,
-      input: "/nope\n/mode plan\n/model m2\nhello\n/cost\n/exit\n",
+      input: "/nope\n/mode plan\n/model m2\n/model gpt-4o\n/model m2\nhello\n/cost\n/exit\n",
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Unknown command \/nope\. Commands: \/help .*\/clear .*\/skills/);
     expect(run.stdout).toContain("Permission mode: plan.");
+    // The window follows the model: a known one's own, an unknown one hx's default.
+    expect(run.stdout).toContain(
+      "Model: openai/gpt-4o from the next prompt on (context window 128,000 tokens).",
+    );
+    expect(run.stdout).toMatch(
+      /Model: openai\/m2 from the next prompt on \(context window [\d,]+ tokens\)\./,
+    );
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0].body.model).toBe("m2");
     expect(run.stdout).toMatch(/Tokens this session \(m2\):/);

@@ -167,6 +167,28 @@ describe("a capability plugs into the session", () => {
     await session.close();
   });
 
+  it("switching to a model with another window moves compaction and /context to that window", async () => {
+    const first = new ScriptedProvider([{ text: "x ".repeat(12_000) }]);
+    const second = new ScriptedProvider([{ text: "summary" }, { text: "after" }]);
+    const session = await createSession(environment(first, { contextWindow: 100_000 }));
+    await session.run("a", { emit: () => {} });
+    const context = async () => {
+      const printed: string[] = [];
+      await session.commands
+        .find((c) => c.name === "context")
+        ?.run("", { print: (t) => printed.push(t), emit: () => {}, signal: new AbortController().signal });
+      return printed.join("\n");
+    };
+    expect(await context()).toMatch(/ of 100,000 tokens used/);
+    session.model.switchTo(second, 8_192);
+    expect(session.model.contextWindow).toBe(8_192);
+    expect(await context()).toMatch(/ of 8,192 tokens used/);
+    // ~5,000 tokens of history is past 80% of 8,192: the next request is preceded by a summary.
+    await session.run("b", { emit: () => {} });
+    expect(second.requests[0].messages.at(-1)?.content).toMatch(/summar/i);
+    await session.close();
+  });
+
   it("the transcript follows the conversation: one line per message, /resume as a history line", async () => {
     const model = new ScriptedProvider([{ text: "first answer" }, { text: "second answer" }]);
     const session = await createSession(environment(model));

@@ -73,7 +73,9 @@ export function interactiveCommands(host: InteractiveHost): SlashCommand[] {
         }
         await host.switchModel(args);
         const window = host.session().model.contextWindow.toLocaleString("en-US");
-        io.print(`Model: ${provider.name}/${args} from the next prompt on (context window ${window} tokens).`);
+        io.print(
+          `Model: ${provider.name}/${args} from the next prompt on (context window ${window} tokens).`,
+        );
       },
     },
     {

@@ -54,7 +54,10 @@ export function fitSkillToWindow(
  * compaction keeps and re-injects what was sent. (A `/name` the user types goes through the
  * same rule in the skills' prompt filter.)
  */
-export function createSkillSizeGuard(options: { window: () => number; workspaceRoot: string }): LoopExtension {
+export function createSkillSizeGuard(options: {
+  window: () => number;
+  workspaceRoot: string;
+}): LoopExtension {
   return {
     name: "skill-size-guard",
     afterToolCall(prepared, output, state) {

@@ -48,7 +48,8 @@ export function setUpContext(
       name: "context",
       usage: "/context",
       description: "what the next request holds, in tokens",
-      run: (_args, io) =>
+      async run(_args, io) {
+        await options.tools.ready(); // a tool added since the last request
         io.print(
           renderContextTable(
             breakdownContext({
@@ -59,7 +60,8 @@ export function setUpContext(
               window: options.window(),
             }),
           ),
-        ),
+        );
+      },
     },
     {
       name: "compact",

@@ -18,6 +18,7 @@ import type { Skill } from "../skills/types.js";
 import { findSkillFile, type SkillValidation, validateName, validateSkillPath } from "../skills/validate.js";
 import { resolveRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
+import { VERSION } from "./version.js";
 
 export interface SkillsCommandDeps {
   /** The working directory when no -C/--cwd is given (default process.cwd()). */
@@ -43,17 +44,52 @@ export interface Io {
  */
 export async function discoverAll(
   cwd: string,
-  options: Pick<RunFlags, "provider" | "model" | "contextWindow"> & { homeDir?: string } = {},
+  options: Pick<RunFlags, "provider" | "model" | "contextWindow"> & {
+    homeDir?: string;
+    /** Also the skills the configured MCP servers offer (`hx skills list --mcp`): they are started. */
+    mcp?: boolean;
+  } = {},
 ): Promise<SkillsView> {
-  const { homeDir, ...flags } = options;
-  const { settings, contextWindow, contextWindowKnown } = await resolveRun({ ...flags, cwd });
+  const { homeDir, mcp, ...flags } = options;
+  const resolved = await resolveRun({ ...flags, cwd });
+  const { settings, contextWindow, contextWindowKnown } = resolved;
   return discoverSkillsView({
     cwd,
     settings: settings.merged,
     contextWindow,
     windowKnown: contextWindowKnown,
     homeDir,
+    remote: mcp ? await mcpServerSkills(resolved) : undefined,
   });
+}
+
+/**
+ * The skills the configured MCP servers offer, as a session lists them: the servers that may
+ * start (the user's own, approved project ones) are started, asked for `skills/list` and
+ * stopped again.
+ */
+async function mcpServerSkills(resolved: Awaited<ReturnType<typeof resolveRun>>): Promise<Skill[]> {
+  const { startMcp } = await import("../session/mcp-start.js");
+  const warn = (line: string) => process.stderr.write(`${line}\n`);
+  const setup = await startMcp({
+    cwd: resolved.cwd,
+    settings: resolved.settings,
+    contextWindow: resolved.contextWindow,
+    clientVersion: VERSION,
+    log: warn,
+    verbose: false,
+    sandboxMode: resolved.config.sandboxMode,
+  });
+  if (!setup) return [];
+  try {
+    await setup.manager.waitForStart(setup.settings.startupWaitMs);
+    const { listMcpSkills } = await import("../mcp/skills.js");
+    const listed = await listMcpSkills(setup.manager.connections(), setup.settings.startupWaitMs);
+    for (const diagnostic of listed.diagnostics) warn(`warning: ${formatDiagnostic(diagnostic)}`);
+    return listed.skills;
+  } finally {
+    await setup.close();
+  }
 }
 
 /** Skills installed with `hx skills add` (project and user locks), by folder. */

@@ -30,10 +30,10 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     const option = command.optsWithGlobals().cwd as string | undefined;
     return path.resolve(option ?? deps.getCwd?.() ?? process.cwd());
   };
-  const context = async (command: Command) => {
+  const context = async (command: Command, options: { mcp?: boolean } = {}) => {
     const { provider, model, contextWindow } = command.optsWithGlobals() as RunFlags;
     const { discoverAll } = await load();
-    return discoverAll(cwdOf(command), { homeDir: deps.homeDir, provider, model, contextWindow });
+    return discoverAll(cwdOf(command), { homeDir: deps.homeDir, provider, model, contextWindow, ...options });
   };
 
   const skills = program
@@ -48,8 +48,9 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("--provider <name>", "size the catalog budget for this provider's default model")
     .option("--model <name>", "size the catalog budget for this model's context window")
     .option("--context-window <tokens>", "size the catalog budget for this context window")
-    .action(async (options: { json?: boolean }, command: Command) => {
-      const { discovery, catalog } = await context(command);
+    .option("--mcp", "also start the configured MCP servers and list the skills they offer")
+    .action(async (options: { json?: boolean; mcp?: boolean }, command: Command) => {
+      const { discovery, catalog } = await context(command, { mcp: options.mcp === true });
       const { listSkills, installedSkills } = await load();
       const installed = installedSkills(cwdOf(command), deps.homeDir);
       io.exit(listSkills(discovery, catalog, options.json === true, io, installed));

@@ -1,7 +1,7 @@
 // Skills over MCP (the Skills extension, SEP-2640) through the real `hx` binary: the fixture
 // server's skills join the catalog, load_skill fetches and checks them, a wrong digest is
 // refused, a project skill of the same name wins. The fake model server records each request.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_SERVER, loggedMessages, nodeServer, writeMcpConfig } from "../support/mcp.js";
@@ -131,6 +131,33 @@ describe("skills over MCP", () => {
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout).servers[0]).toMatchObject({ name: "fx", status: "ready", skills: 2 });
     expect(list.stderr).toContain("skill skill://Bad_Name/SKILL.md left out");
+  });
+
+  it("hx skills list --mcp starts the servers and lists their skills; without --mcp none is started", async () => {
+    const { log } = fixture();
+    const file = path.join(h.work, "mcp.json");
+    const home = path.join(h.work, "home");
+    mkdirSync(path.join(home, ".hx"), { recursive: true });
+    writeFileSync(
+      path.join(home, ".hx", "settings.json"),
+      JSON.stringify({ mcpServers: JSON.parse(readFileSync(file, "utf8")).mcpServers }),
+    );
+    const plain = await runHx(["skills", "list", "--json", "-C", h.work], { env: { ...KEYS, HOME: home } });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(JSON.parse(plain.stdout).skills).toEqual([]);
+    expect(existsSync(log)).toBe(false);
+
+    const list = await runHx(["skills", "list", "--json", "--mcp", "-C", h.work], {
+      env: { ...KEYS, HOME: home },
+    });
+    expect(list.code, list.stderr).toBe(0);
+    const skills = JSON.parse(list.stdout).skills;
+    expect(skills.map((s: { name: string; source: string }) => [s.name, s.source])).toEqual([
+      ["docs-style", "mcp:fx"],
+      ["release-notes", "mcp:fx"],
+    ]);
+    expect(list.stderr).toContain("skill skill://Bad_Name/SKILL.md left out");
+    expect(methods(log)).toContain("skills/list");
   });
 
   it("line mode: /skills lists a server's skills with their origin, /mcp counts them", async () => {

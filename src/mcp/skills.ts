@@ -27,9 +27,31 @@ export interface McpSkills {
   counts: Map<string, number>;
   /**
    * For `read_mcp_resource`: a file of a loaded skill must match its manifest, a file under a
-   * skill that the manifest does not list is refused. Undefined: the read may be used.
+   * skill that the manifest does not list is refused, and so is a file under a skill read from
+   * another server than the skill's. Undefined: the read may be used.
    */
   checkResource(server: string, uri: string, bytes: Buffer | undefined): string | undefined;
+  /** The listed skills' files, with their manifests. */
+  files: readonly McpSkillFiles[];
+}
+
+/**
+ * A read of `uri` from `server` against the skills' manifests: a file of a skill of that
+ * server must match its manifest; a file under another server's skill is refused (that
+ * server's copy could say anything, and only the skill's own server is checked).
+ */
+function checkSkillResource(
+  held: readonly McpSkillFiles[],
+  server: string,
+  uri: string,
+  bytes: Buffer | undefined,
+): string | undefined {
+  const own = held.find((f) => f.server === server && f.holds(uri));
+  if (own) return own.checkFile(uri, bytes);
+  const other = held.find((f) => f.holds(uri));
+  return other
+    ? `${uri} belongs to the skill '${other.name}' of MCP server '${other.server}'; read it from that server (${READ_MCP_RESOURCE_NAME} {"server": "${other.server}", "uri": "${uri}"}) so it can be checked against the skill's manifest.`
+    : undefined;
 }
 
 const MAX_PAGES = 100;
@@ -84,10 +106,8 @@ export async function listMcpSkills(
     skills,
     diagnostics,
     counts,
-    checkResource(server, uri, bytes) {
-      const files = held.find((f) => f.server === server && f.holds(uri));
-      return files?.checkFile(uri, bytes);
-    },
+    checkResource: (server, uri, bytes) => checkSkillResource(held, server, uri, bytes),
+    files: held,
   };
 }
 
@@ -118,11 +138,12 @@ export class McpSkillSet {
   }
 
   checkResource(server: string, uri: string, bytes: Buffer | undefined): string | undefined {
-    for (const part of this.parts) {
-      const problem = part.checkResource(server, uri, bytes);
-      if (problem !== undefined) return problem;
-    }
-    return undefined;
+    return checkSkillResource(
+      this.parts.flatMap((part) => part.files),
+      server,
+      uri,
+      bytes,
+    );
   }
 }
 
@@ -192,7 +213,7 @@ class McpSkillFiles implements RemoteSkillFiles {
     this.server = connection.name;
   }
 
-  private get name(): string {
+  get name(): string {
     return String(this.entry.frontmatter.name);
   }
 

@@ -102,6 +102,25 @@ describe("skills over MCP", () => {
     );
   });
 
+  it("a file of a server's skill read from another server is refused: only the skill's own server is checked", async () => {
+    const log = path.join(h.work, "fx.log");
+    const otherLog = path.join(h.work, "other.log");
+    const file = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      fx: nodeServer(FIXTURE_SERVER, ["--skills", "--log", log]),
+      other: nodeServer(FIXTURE_SERVER, ["--log", otherLog]),
+    });
+    h.server.reply().tool("load_skill", { name: "release-notes" });
+    h.server
+      .reply()
+      .tool("read_mcp_resource", { server: "other", uri: "skill://release-notes/templates/notes.md" });
+    h.server.reply().text("done");
+    const run = await h.agent("write the release notes", ["--mcp-config", file]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResultsOf(h.server.requests[2])[1]).toBe(
+      `Error: skill://release-notes/templates/notes.md belongs to the skill 'release-notes' of MCP server 'fx'; read it from that server (read_mcp_resource {"server": "fx", "uri": "skill://release-notes/templates/notes.md"}) so it can be checked against the skill's manifest.`,
+    );
+  });
+
   it("a project skill of the same name shadows the server's, with a warning", async () => {
     const dir = path.join(h.work, ".agents", "skills", "release-notes");
     mkdirSync(dir, { recursive: true });

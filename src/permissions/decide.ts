@@ -163,31 +163,26 @@ function decideCommand(
       rule: denied.rule,
     };
   }
-  if (policy.deny.has(READ_RULE_TOOL)) {
-    for (const read of line.reads) {
-      const real = realPathOf(read);
-      const rule = policy.deny.matchPathPattern(READ_RULE_TOOL, real, policy.root);
-      if (rule) {
+  // Path deny rules of the file tools hold for the files a command line reads and writes.
+  const pathDenials: Array<[string, readonly string[], (file: string, rule: string) => string]> = [
+    [
+      READ_RULE_TOOL,
+      line.reads,
+      (file, rule) => `names ${file}, which the deny rule ${rule} keeps from being read`,
+    ],
+    [WRITE_RULE_TOOL, line.fileWrites, (file, rule) => `writes ${file}, which the deny rule ${rule} forbids`],
+  ];
+  for (const [tool, files, says] of pathDenials) {
+    if (!policy.deny.has(tool)) continue;
+    for (const file of files) {
+      const real = realPathOf(file);
+      const rule = policy.deny.matchPathPattern(tool, real, policy.root);
+      if (rule)
         return {
           action: "deny",
-          reason: `${label} names ${displayPath(real, policy.root)}, which the deny rule ${rule.text} keeps from being read.`,
+          reason: `${label} ${says(displayPath(real, policy.root), rule.text)}.`,
           rule,
         };
-      }
-    }
-  }
-
-  if (policy.deny.has(WRITE_RULE_TOOL)) {
-    for (const written of line.fileWrites) {
-      const real = realPathOf(written);
-      const rule = policy.deny.matchPathPattern(WRITE_RULE_TOOL, real, policy.root);
-      if (rule) {
-        return {
-          action: "deny",
-          reason: `${label} writes ${displayPath(real, policy.root)}, which the deny rule ${rule.text} forbids.`,
-          rule,
-        };
-      }
     }
   }
 

@@ -112,27 +112,27 @@ export class RuleSet {
   }
 
   private commandTrie(tool: string): Trie<CompiledCommand> | undefined {
-    const key = tool.toLowerCase();
-    const rules = this.byTool.get(key);
-    if (!rules) return undefined;
-    let trie = this.commandTries.get(key);
-    if (!trie) {
-      trie = new Trie();
-      for (const [order, rule] of rules.entries()) trie.insert(commandEntry(rule, order));
-      this.commandTries.set(key, trie);
-    }
-    return trie;
+    return this.trieOf(tool, this.commandTries, commandEntry);
   }
 
   private pathTrie(tool: string): Trie<CompiledPath> | undefined {
+    return this.trieOf(tool, this.pathTries, pathEntry);
+  }
+
+  /** A tool's rules indexed on first use (most sessions never ask about most tools). */
+  private trieOf<T>(
+    tool: string,
+    tries: Map<string, Trie<T>>,
+    entry: (rule: PermissionRule, order: number) => [string[], T] | [],
+  ): Trie<T> | undefined {
     const key = tool.toLowerCase();
     const rules = this.byTool.get(key);
     if (!rules) return undefined;
-    let trie = this.pathTries.get(key);
+    let trie = tries.get(key);
     if (!trie) {
       trie = new Trie();
-      for (const [order, rule] of rules.entries()) trie.insert(pathEntry(rule, order));
-      this.pathTries.set(key, trie);
+      for (const [order, rule] of rules.entries()) trie.insert(entry(rule, order));
+      tries.set(key, trie);
     }
     return trie;
   }

@@ -4,17 +4,16 @@
 // user's `.mcp.json` would start them: in the OS sandbox where it runs.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { backend, processesMatching } from "../sandbox/sandbox-support.js";
 import type { RecordedRequest } from "../support/fake-model-server.js";
 import {
   EVERYTHING,
-  type HttpServer,
   loggedMessages,
   MEMORY,
   missingPackage,
   recordedServer,
-  startEverythingHttp,
+  useEverythingHttp,
   writeMcpConfig,
 } from "../support/mcp.js";
 import { runHx } from "../support/run-hx.js";
@@ -22,10 +21,7 @@ import { BYPASS } from "../support/wire.js";
 import { toolResultsOf, useHarness } from "./harness-support.js";
 
 const h = useHarness();
-const httpServers: HttpServer[] = [];
-afterEach(async () => {
-  await Promise.all(httpServers.splice(0).map((s) => s.close()));
-});
+const startHttp = useEverythingHttp();
 
 const everythingSkip = missingPackage(EVERYTHING, "@modelcontextprotocol/server-everything");
 const memorySkip = missingPackage(MEMORY, "@modelcontextprotocol/server-memory");
@@ -203,8 +199,7 @@ describe(`server-everything over Streamable HTTP on 127.0.0.1${everythingSkip}`,
   it.skipIf(everythingSkip !== "")(
     "returns structured content and times out a long-running call",
     async () => {
-      const server = await startEverythingHttp("streamableHttp");
-      httpServers.push(server);
+      const server = await startHttp("streamableHttp");
       h.server
         .reply()
         .tool("mcp__web__get-structured-content", { location: "Chicago" })

@@ -4,16 +4,15 @@
 // server. Each test asserts what the model was sent and what the server received.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processesMatching } from "../sandbox/sandbox-support.js";
 import {
   EVERYTHING,
   FIXTURE_SERVER,
-  type HttpServer,
   loggedMessages,
   MEMORY,
   nodeServer,
-  startEverythingHttp,
+  useEverythingHttp,
   writeMcpConfig,
 } from "../support/mcp.js";
 import { runHx } from "../support/run-hx.js";
@@ -21,10 +20,7 @@ import { BYPASS } from "../support/wire.js";
 import { messagesOf, toolNamesOf, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
 const h = useHarness();
-const httpServers: HttpServer[] = [];
-afterEach(async () => {
-  await Promise.all(httpServers.splice(0).map((s) => s.close()));
-});
+const startHttp = useEverythingHttp();
 
 /** `--mcp-config <work>/mcp.json` holding these servers (the user's own: no approval). */
 function mcpConfig(servers: Record<string, unknown>): string[] {
@@ -88,8 +84,7 @@ describe("MCP tools from server-everything (stdio)", () => {
 
 describe("MCP over Streamable HTTP and a second reference server", () => {
   it("calls server-everything over Streamable HTTP on 127.0.0.1", async () => {
-    const server = await startEverythingHttp("streamableHttp");
-    httpServers.push(server);
+    const server = await startHttp("streamableHttp");
     h.server.reply().tool("mcp__web__echo", { message: "via http" });
     h.server.reply().text("done");
     const run = await h.agent("x", [...mcpConfig({ web: { type: "http", url: server.url } }), ...BYPASS]);

@@ -50,6 +50,19 @@ const userMessages = (n: number): string[] =>
     .filter((m: { role: string }) => m.role === "user")
     .map((m: { content: string }) => m.content);
 const prompt = "/help for commands";
+/**
+ * Opens the session, sends "write" and waits at the approval question for write_file(new.txt),
+ * past the 300 ms in which typing cannot answer it.
+ */
+const askToWrite = async () => {
+  const s = open();
+  await s.waitFor(prompt);
+  s.type("write");
+  s.keys("Enter");
+  await s.waitFor("Allow write_file(new.txt)?");
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  return s;
+};
 
 describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
   it("a pasted block is one prompt, shown collapsed when long", async () => {
@@ -164,12 +177,7 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
   it("y at the approval prompt runs the call, and the diff stays under it; answers stay out of history", async () => {
     server.reply().tool("write_file", { path: "new.txt", content: "fresh\n" });
     server.reply().text("written");
-    const s = open();
-    await s.waitFor(prompt);
-    s.type("write");
-    s.keys("Enter");
-    await s.waitFor("Allow write_file(new.txt)?");
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const s = await askToWrite();
     s.type("y");
     const done = await s.waitFor("written");
     expect(readFileSync(path.join(work, "new.txt"), "utf8")).toBe("fresh\n");
@@ -183,12 +191,7 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     server.reply().tool("write_file", { path: "new.txt", content: "fresh\n" });
     server.reply().text("declined, fine");
     server.reply().text("next one answered");
-    const s = open();
-    await s.waitFor(prompt);
-    s.type("write");
-    s.keys("Enter");
-    await s.waitFor("Allow write_file(new.txt)?");
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const s = await askToWrite();
     // A sentence typed in one go holds y, a and n: none of them is an answer.
     s.type("say yes and any");
     const asked = await s.waitFor("prompt: say yes and any");

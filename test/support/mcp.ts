@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { afterEach } from "vitest";
 import { REPO_ROOT } from "./run-hx.js";
 
 export const FIXTURE_SERVER = path.join(REPO_ROOT, "test/fixtures/mcp/fixture-server.mjs");
@@ -58,6 +59,19 @@ export interface HttpServer {
   url: string;
   child: ChildProcess;
   close(): Promise<void>;
+}
+
+/** For a test file: starts server-everything over HTTP (see startEverythingHttp), stopped after each test. */
+export function useEverythingHttp(): (mode: "streamableHttp" | "sse") => Promise<HttpServer> {
+  const started: HttpServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.close()));
+  });
+  return async (mode) => {
+    const server = await startEverythingHttp(mode);
+    started.push(server);
+    return server;
+  };
 }
 
 /** Starts server-everything in `streamableHttp` or `sse` mode on 127.0.0.1 (a free port). */

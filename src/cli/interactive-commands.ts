@@ -55,10 +55,22 @@ export function interactiveCommands(host: InteractiveHost): SlashCommand[] {
     {
       name: "clear",
       usage: "/clear",
-      description: "start a new conversation (same settings)",
+      description: "start a new conversation (the mode and model stay)",
       async run(_args, io) {
+        // Only the conversation goes: the choices made in this session stay.
+        const before = host.session();
+        const mode = before.permissions.mode;
+        const model = before.model.model;
         await host.newConversation();
-        io.print("New conversation.");
+        const after = host.session();
+        if (after.permissions.mode !== mode) {
+          after.permissions.set(mode);
+          host.modeChanged(mode);
+        }
+        if (after.model.model !== model) await host.switchModel(model);
+        io.print(
+          `New conversation. Kept: permission mode ${mode}, model ${after.model.name}/${after.model.model}.`,
+        );
       },
     },
     {

@@ -128,6 +128,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   });
 
   const spinner = new Loader(tui, theme.accent, theme.muted, "");
+  spinner.stop(); // a Loader starts animating when made; it runs only while a turn does
   let ticker: NodeJS.Timeout | undefined;
   const spinnerText = () => {
     const seconds = Math.floor((Date.now() - turnStart) / 1000);
@@ -398,12 +399,19 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   started = true;
   // Let the first frame out before the settings and the session's modules load.
   await new Promise((resolve) => setTimeout(resolve, 0));
+  // A start that cannot go on (no key, bad settings) leaves the screen and hx with the message:
+  // nothing could answer a prompt.
+  const startedAt = Date.now();
+  const leave = async (error: unknown): Promise<never> => {
+    showSpinner(false);
+    await closeScreen(tui, startedAt);
+    throw error;
+  };
   try {
     const { createInteractiveSetup } = await import("../interactive-setup.js");
     setup = await createInteractiveSetup(flags, firstPrompt);
   } catch (error) {
-    tui.stop();
-    throw error;
+    return leave(error);
   }
   header.setText(headerText(`${setup.resolved.config.provider}/${setup.resolved.model}`));
   updateStatus();
@@ -423,8 +431,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
     // Loaded after the first draw: the session's modules are most of start-up.
     opened = await setup.openSession({ log, ask });
   } catch (error) {
-    tui.stop();
-    throw error;
+    return leave(error);
   }
   session = opened;
   if (opened.conversation.messages.length > 0) chat.showMessages(opened.conversation.messages);
@@ -445,6 +452,19 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   await finalSession.close();
   for (const line of sessionEndLines(finalSession)) process.stdout.write(`${theme.muted(line)}\n`);
   return 0;
+}
+
+/**
+ * pi-tui probes the keyboard protocol for this long after start and would switch the terminal's
+ * key mode on after a stop that came sooner.
+ */
+const KEYBOARD_PROBE_MS = 200;
+
+/** Stops the screen once pi-tui's keyboard probe is over. */
+async function closeScreen(tui: TUI, startedAt: number): Promise<void> {
+  const wait = KEYBOARD_PROBE_MS - (Date.now() - startedAt);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  tui.stop();
 }
 
 /** The real path of `dir`, or `dir` when it cannot be resolved (the settings step reports that). */

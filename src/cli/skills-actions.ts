@@ -6,8 +6,7 @@ import { discoverSkillsView, type SkillsView } from "../session/skills-setup.js"
 import { budgetNote, type SkillCatalog } from "../skills/catalog.js";
 import { type DiscoveryResult, findProjectRoot, loadSkillsFromRoots } from "../skills/discover.js";
 import { starterTriggers, TRIGGERS_FILE } from "../skills/eval/triggers.js";
-import { installTarget, modifiedSkills } from "../skills/install/install.js";
-import { readLock } from "../skills/install/lock.js";
+import { installTarget, lockedCopies } from "../skills/install/install.js";
 
 export { findProjectRoot };
 
@@ -92,26 +91,31 @@ async function mcpServerSkills(resolved: Awaited<ReturnType<typeof resolveRun>>)
   }
 }
 
-/** Skills installed with `hx skills add` (project and user locks), by folder. */
+/** Skills a lock lists (project and user locks, either tool's entries), by the folder of their copy. */
 export interface InstalledInfo {
   source: string;
   ref?: string;
-  /** The files no longer match the digest recorded at install. */
+  /** The files no longer match the hash recorded at install. */
   modified: boolean;
 }
 
-export function installedSkills(cwd: string, homeDir?: string): Map<string, InstalledInfo> {
+/** The locked skills by copy; `warn` gets one line per lock entry that cannot be read. */
+export function installedSkills(
+  cwd: string,
+  homeDir?: string,
+  warn: (line: string) => void = () => {},
+): Map<string, InstalledInfo> {
   const found = new Map<string, InstalledInfo>();
   for (const global of [false, true]) {
     const target = installTarget({ projectRoot: findProjectRoot(cwd), global, homeDir });
-    const read = readLock(target.lockFile);
-    if (!read.ok) continue;
-    const modified = modifiedSkills(target);
-    for (const [name, entry] of Object.entries(read.lock.skills)) {
-      found.set(path.join(target.skillsDir, name), {
-        source: entry.source,
-        ...(entry.ref ? { ref: entry.ref } : {}),
-        modified: modified.has(name),
+    const { copies, warnings } = lockedCopies(target);
+    for (const line of warnings) warn(line);
+    for (const copy of copies) {
+      if (!copy.dir) continue;
+      found.set(copy.dir, {
+        source: copy.source ?? "unknown",
+        ...(copy.commit ? { ref: copy.commit } : {}),
+        modified: copy.modified,
       });
     }
   }

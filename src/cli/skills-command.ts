@@ -52,7 +52,9 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .action(async (options: { json?: boolean; mcp?: boolean }, command: Command) => {
       const { discovery, catalog } = await context(command, { mcp: options.mcp === true });
       const { listSkills, installedSkills } = await load();
-      const installed = installedSkills(cwdOf(command), deps.homeDir);
+      const installed = installedSkills(cwdOf(command), deps.homeDir, (line) =>
+        io.err(`hx: warning: ${line}\n`),
+      );
       io.exit(listSkills(discovery, catalog, options.json === true, io, installed));
     });
 
@@ -119,12 +121,13 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .argument("<source>", "a folder, a git URL (https://, file://, git@host:...) or a GitHub owner/repo")
     .option("--skill <name...>", "only these skills of the source (default: all)")
     .option("--ref <ref>", "the branch, tag or commit to install (default: the default branch)")
+    .option("--use-name", "install a skill whose folder name differs from its name under its name")
     .option("--global", "install into ~/.agents/skills (lock: ~/.agents/skills-lock.json)")
     .option("-C, --cwd <dir>", "the project to install into (default: the current folder)")
     .action(
       async (
         source: string,
-        options: { skill?: string[]; ref?: string; global?: boolean },
+        options: { skill?: string[]; ref?: string; global?: boolean; useName?: boolean },
         command: Command,
       ) => {
         const { runAdd } = await import("./skills-install.js");
@@ -136,7 +139,10 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .command("update")
     .description("fetch installed skills again and replace those that changed upstream")
     .argument("[names...]", "installed skills to update (default: all in the lock)")
-    .option("--force", "also replace skills you edited since they were installed")
+    .option(
+      "--force",
+      "re-install even when unchanged, replacing skills you edited since they were installed",
+    )
     .option("--global", "the skills in ~/.agents/skills")
     .option("-C, --cwd <dir>", "the project (default: the current folder)")
     .action(async (names: string[], options: { force?: boolean; global?: boolean }, command: Command) => {

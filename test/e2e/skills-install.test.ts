@@ -56,10 +56,12 @@ describe("hx skills add / update / remove", () => {
     const lock = JSON.parse(readFileSync(path.join(dir, "skills-lock.json"), "utf8"));
     expect(lock.skills.alpha).toMatchObject({
       source: `file://${repo}`,
+      sourceUrl: `file://${repo}`,
       sourceType: "git",
-      path: "skills/alpha",
-      ref: commit,
-      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      skillPath: "skills/alpha/SKILL.md",
+      computedHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      commit,
+      installedTo: ".agents/skills/alpha",
     });
     expect(existsSync(path.join(dir, ".agents", "skills", "beta"))).toBe(false);
 
@@ -90,7 +92,7 @@ describe("hx skills add / update / remove", () => {
       `Updated alpha from file://${repo} at ${v2.slice(0, 12)} (was ${commit.slice(0, 12)})`,
     );
     expect(readFileSync(path.join(installed, "SKILL.md"), "utf8")).toContain("Alpha v2.");
-    expect(JSON.parse(readFileSync(path.join(dir, "skills-lock.json"), "utf8")).skills.alpha.ref).toBe(v2);
+    expect(JSON.parse(readFileSync(path.join(dir, "skills-lock.json"), "utf8")).skills.alpha.commit).toBe(v2);
     const again = await runHx(["skills", "update", "-C", dir], { env });
     expect(again.stdout).toContain("alpha is up to date");
 
@@ -111,7 +113,7 @@ describe("hx skills add / update / remove", () => {
     expect(add.code, add.stderr).toBe(0);
     expect(existsSync(path.join(home, ".agents", "skills", "beta", "SKILL.md"))).toBe(true);
     const lock = JSON.parse(readFileSync(path.join(home, ".agents", "skills-lock.json"), "utf8"));
-    expect(lock.skills.beta).toMatchObject({ sourceType: "local", path: "" });
+    expect(lock.skills.beta).toMatchObject({ sourceType: "local", skillPath: "SKILL.md" });
     const clash = await runHx(["skills", "add", path.join(repo, "skills", "beta"), "--global", "-C", dir], {
       env,
     });
@@ -132,6 +134,7 @@ describe("hx skills add / update / remove", () => {
     expect(resolveSource("anthropics/skills", tempDir())).toEqual({
       type: "git",
       url: "https://github.com/anthropics/skills.git",
+      github: "anthropics/skills",
     });
     expect(resolveSource("git@example.org:team/skills.git", tempDir())).toMatchObject({ type: "git" });
   });

@@ -8,7 +8,10 @@ const run = promisify(execFile);
 const GIT_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** What `hx skills add` was given, resolved: a folder on this machine or a git repository. */
-export type SkillSourceSpec = { type: "local"; dir: string } | { type: "git"; url: string };
+export type SkillSourceSpec =
+  | { type: "local"; dir: string }
+  /** `github`: written to the lock as `owner/repo` with sourceType `github`, as `skills` does. */
+  | { type: "git"; url: string; github?: string };
 
 /**
  * `./path` or any existing folder → local; a URL (`https://`, `file://`, `ssh://`, `git@host:`)
@@ -22,7 +25,8 @@ export function resolveSource(input: string, cwd: string): SkillSourceSpec | und
     return { type: "git", url: input };
   if (existsSync(local) && local.endsWith(".git")) return { type: "git", url: local };
   if (/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(input)) {
-    return { type: "git", url: `https://github.com/${input.replace(/\.git$/, "")}.git` };
+    const repo = input.replace(/\.git$/, "");
+    return { type: "git", url: `https://github.com/${repo}.git`, github: repo };
   }
   return undefined;
 }

@@ -33,6 +33,19 @@ function addRunOptions(command: Command): Command {
     .option("-v, --verbose", "show tool results, hook lines and what the catalog shortened");
 }
 
+/** Options of headless runs (`hx agent`, `hx -p`): docs/headless.md. */
+function addHeadlessOptions(command: Command): Command {
+  return command
+    .option("--output-schema <file>", "the final answer must be JSON valid against this JSON Schema")
+    .option("--max-budget-usd <dollars>", "stop before the next model request once the run cost this much")
+    .option(
+      "--max-budget-tokens <n>",
+      "stop before the next model request once the run used this many tokens",
+    )
+    .option("--no-session-persistence", "write no session files (the run cannot be resumed)")
+    .option("--ephemeral", "same as --no-session-persistence");
+}
+
 function buildProgram(): Command {
   const program = new Command("hx")
     .description("HarnessX: a coding agent whose model learns project rules on demand.")
@@ -58,7 +71,7 @@ function buildProgram(): Command {
       ].join("\n"),
     );
   // Commands load their modules on use, so `hx --help` and `hx --version` stay fast.
-  addRunOptions(program)
+  addHeadlessOptions(addRunOptions(program))
     .argument("[prompt...]", "the first prompt of the session (with -p: the task, as hx agent)")
     .option("-p, --print", 'run the prompt to completion and print the answer (same as hx agent "<prompt>")')
     .helpCommand("help [command]", "show help for a command")
@@ -68,16 +81,19 @@ function buildProgram(): Command {
         process.exitCode = await runAgentCommand(await taskText(words), options);
         return;
       }
+      refuseHeadlessOptions(options);
       const { runInteractive } = await import("./interactive.js");
       const prompt = words.join(" ").trim();
       process.exitCode = await runInteractive(options, prompt || undefined);
     });
 
-  addRunOptions(
-    program
-      .command("agent")
-      .description("run one task to completion; the answer goes to stdout, the trace to stderr")
-      .argument("[task...]", "what to do (or '-' / nothing to read it from piped stdin)"),
+  addHeadlessOptions(
+    addRunOptions(
+      program
+        .command("agent")
+        .description("run one task to completion; the answer goes to stdout, the trace to stderr")
+        .argument("[task...]", "what to do (or '-' / nothing to read it from piped stdin)"),
+    ),
   ).action(async (task: string[], options) => {
     const { runAgentCommand } = await import("./agent-command.js");
     process.exitCode = await runAgentCommand(await taskText(task), options);
@@ -97,6 +113,22 @@ function buildProgram(): Command {
   registerPermissionsCommand(program);
   registerMcpCommand(program);
   return program;
+}
+
+/** The headless options mean nothing to the interactive session: say so instead of ignoring them. */
+function refuseHeadlessOptions(options: Record<string, unknown>): void {
+  const given = [
+    options.outputSchema !== undefined && "--output-schema",
+    options.maxBudgetUsd !== undefined && "--max-budget-usd",
+    options.maxBudgetTokens !== undefined && "--max-budget-tokens",
+    options.sessionPersistence === false && "--no-session-persistence",
+    options.ephemeral && "--ephemeral",
+  ].filter(Boolean);
+  if (given.length > 0) {
+    throw new UsageError(
+      `${given.join(", ")}: only with -p or hx agent (headless runs; see docs/headless.md).`,
+    );
+  }
 }
 
 /** Piped input larger than this is refused (the model could not read it in one request anyway). */

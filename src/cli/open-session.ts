@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { AgentSession } from "../session/agent-session.js";
-import { createSession } from "../session/create-session.js";
+import { createSession, type SessionEnvironment } from "../session/create-session.js";
 import type { ResumedSession } from "../transcript/sessions.js";
 import type { PreparedRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
@@ -12,6 +12,7 @@ export async function openSession(
   prepared: PreparedRun,
   flags: RunFlags,
   io: { log: (line: string) => void; ask?: PermissionAsker },
+  extra: Pick<SessionEnvironment, "persist" | "extraCapabilities"> = {},
 ): Promise<AgentSession> {
   const { cwd, config, settings, provider } = prepared;
   const resume = await findResumed(cwd, flags, io.log, provider);
@@ -32,6 +33,7 @@ export async function openSession(
     strictMcpConfig: flags.strictMcpConfig,
     version: VERSION,
     mcp: prepared.mcp,
+    ...extra,
   });
 }
 

@@ -222,7 +222,7 @@ describe("hx agent against an OpenAI-compatible server", () => {
     const out = JSON.parse(run.stdout);
     expect(out).toMatchObject({ result: "no markdown", turns: 2, tool_calls: 1, blocked: 0, stop: "done" });
     expect(out.usage.output_tokens).toBe(5 + 7);
-    expect(out.usage.cached_input_tokens).toBe(20);
+    expect(out.usage.cache_read_input_tokens).toBe(20);
   });
 
   it("streams one JSON event per line with --output-format stream-json", async () => {
@@ -243,7 +243,12 @@ describe("hx agent against an OpenAI-compatible server", () => {
         .map((e) => e.text)
         .join(""),
     ).toBe("streamed answer");
-    expect(events.at(-1)).toMatchObject({ type: "end", result: "streamed answer", turns: 2, tool_calls: 1 });
+    expect(events.at(-1)).toMatchObject({
+      type: "result",
+      result: "streamed answer",
+      turns: 2,
+      tool_calls: 1,
+    });
   });
 });
 

@@ -83,10 +83,11 @@ describe("token accounting", () => {
     const json = await runHx([...args, "--output-format", "json"], { env: { DEEPSEEK_API_KEY: "sk-ds" } });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).usage).toEqual({
-      input_tokens: 1000,
-      cached_input_tokens: 900,
-      cache_write_tokens: 0,
+      input_tokens: 100,
+      cache_read_input_tokens: 900,
+      cache_creation_input_tokens: 0,
       output_tokens: 3,
+      total_input_tokens: 1000,
       reasoning_tokens: 0,
     });
   });
@@ -117,10 +118,11 @@ describe("token accounting", () => {
     server.reply().text("again").usage({ input: 5200, cached: 5100, cacheWrite: 50, output: 9 });
     const json = await runHx([...args, "--output-format", "json"], { env: { ANTHROPIC_API_KEY: "sk-ant" } });
     expect(JSON.parse(json.stdout).usage).toEqual({
-      input_tokens: 5200,
-      cached_input_tokens: 5100,
-      cache_write_tokens: 50,
+      input_tokens: 50,
+      cache_read_input_tokens: 5100,
+      cache_creation_input_tokens: 50,
       output_tokens: 9,
+      total_input_tokens: 5200,
       reasoning_tokens: 0,
     });
   });
@@ -207,13 +209,14 @@ describe("--output-format stream-json", () => {
     const events = lines.map((line) => JSON.parse(line));
     const kinds = new Set(events.map((e) => e.type));
     for (const kind of [
+      "system",
       "turn_start",
       "reasoning_delta",
       "text_delta",
       "assistant_message",
       "tool_call",
       "tool_result",
-      "end",
+      "result",
     ])
       expect(kinds).toContain(kind);
     const documented = readFileSync(path.resolve(import.meta.dirname, "../../docs/context.md"), "utf8");
@@ -230,9 +233,9 @@ describe("--output-format stream-json", () => {
     expect(result).toMatchObject({ id: call.id, name: "bash", is_error: false, blocked: false });
     expect(result.content).toContain("streamed");
     const end = events.at(-1);
-    expect(end).toMatchObject({ type: "end", result: "All done.", stop: "done", turns: 2, tool_calls: 1 });
+    expect(end).toMatchObject({ type: "result", result: "All done.", stop: "done", turns: 2, tool_calls: 1 });
     expect(end.usage.input_tokens).toBe(20);
-    expect(events.filter((e) => e.type === "end")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "result")).toHaveLength(1);
   });
 });
 

@@ -169,7 +169,7 @@ describe("hx agent faults (one wire is enough)", () => {
     expect(events[retryAt]).toMatchObject({ discard: { text: discarded.length, reasoning: 0 } });
     expect(discarded.length).toBeGreaterThan(0);
     expect(after.map((event) => event.text).join("")).toBe("The whole answer");
-    expect(events.at(-1)).toMatchObject({ type: "end", result: "The whole answer", stop: "done" });
+    expect(events.at(-1)).toMatchObject({ type: "result", result: "The whole answer", stop: "done" });
   });
 
   it("Ctrl-C (SIGINT) ends a retry wait at once", async () => {

@@ -5,6 +5,10 @@
 import type { ZodType } from "zod";
 import { loadSkillParameters } from "../src/skills/load-skill-tool.js";
 import { taskParameters, taskParametersWithoutSkills } from "../src/subagent/task-tool.js";
+import { taskCreateParameters } from "../src/tasks/task-create-tool.js";
+import { taskGetParameters } from "../src/tasks/task-get-tool.js";
+import { taskListParameters } from "../src/tasks/task-list-tool.js";
+import { taskUpdateParameters } from "../src/tasks/task-update-tool.js";
 import { todoWriteParameters } from "../src/todo/todo-write-tool.js";
 import { bashParameters } from "../src/tools/bash.js";
 import { editFileParameters } from "../src/tools/edit-file.js";
@@ -27,6 +31,10 @@ export const BUILT_IN_PARAMETERS: Record<string, (zod: Zod) => ZodType> = {
   task: taskParameters,
   "task-without-skills": taskParametersWithoutSkills,
   load_skill: loadSkillParameters,
+  task_create: taskCreateParameters,
+  task_update: taskUpdateParameters,
+  task_list: taskListParameters,
+  task_get: taskGetParameters,
 };
 
 export function builtInToolSchemas(): Record<string, Record<string, unknown>> {

@@ -7,6 +7,7 @@ import { registerPermissionsCommand } from "./permissions-command.js";
 import { UsageError } from "./run-config.js";
 import { registerSessionsCommand } from "./sessions-command.js";
 import { registerSkillsCommand } from "./skills-command.js";
+import { registerTasksCommand } from "./tasks-command.js";
 import { VERSION } from "./version.js";
 
 /** Options shared by `hx agent` and the interactive session. */
@@ -109,6 +110,7 @@ function buildProgram(): Command {
   });
   registerSkillsCommand(program);
   registerSessionsCommand(program);
+  registerTasksCommand(program);
   registerDoctorCommand(program);
   registerPermissionsCommand(program);
   registerMcpCommand(program);

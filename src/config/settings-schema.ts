@@ -227,6 +227,12 @@ export const settingsSchema = z.object({
   /** MCP servers by name, in `.mcp.json`'s shape (docs/mcp.md). */
   mcpServers: mcpServers.optional(),
   mcp: mcp.optional(),
+  /**
+   * The task board tools (task_create, task_update, task_list, task_get). auto (default):
+   * offered when the project's board has tasks or someone can answer questions (an
+   * interactive session), so one-shot scripted runs keep their first request small.
+   */
+  taskBoard: z.enum(["auto", "on", "off"], { error: expected("auto, on or off") }).optional(),
   /** Claude Code's keys for `.mcp.json` approval; honoured from the user settings only. */
   enableAllProjectMcpServers: flag().optional(),
   enabledMcpjsonServers: z

@@ -22,6 +22,7 @@ import { setUpSkills } from "./skills-setup.js";
 import { setUpSubagents } from "./subagent-setup.js";
 import { SwitchableModel } from "./switchable-model.js";
 import { buildSystemPrompt } from "./system-prompt.js";
+import { setUpTaskBoard } from "./tasks-setup.js";
 import { setUpTodo } from "./todo-setup.js";
 import { setUpBaseTools } from "./tools-setup.js";
 import { setUpTranscript } from "./transcript-setup.js";
@@ -121,6 +122,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     scopedRules: skills.scopedRules,
   });
   const todo = setUpTodo(basics);
+  const taskBoard = await setUpTaskBoard(basics, { interactive: env.ask !== undefined });
   const subagents = setUpSubagents(basics, {
     baseTools: tools.tools,
     permissions: permissions.extension,
@@ -137,6 +139,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     hooks,
     permissions,
     todo,
+    taskBoard,
     subagents,
     skills,
     ...(mcp ? [mcp] : []),

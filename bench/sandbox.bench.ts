@@ -40,9 +40,38 @@ export async function run(): Promise<BenchRow[]> {
   }
   const sandbox = createSandbox(resolveSandboxOptions({ workspaceRoot: root }).options);
   await sandbox.check();
-  // Alternate the two, so a busy machine slows both alike.
-  const [plain, boxed] = await medians(RUNS, [call(createBashTool()), call(createBashTool({ sandbox }))]);
+  // As root, bwrap also runs without a user namespace: what the namespace itself costs.
+  const root0 = process.getuid?.() === 0 && probe.backend === "bubblewrap";
+  const noUserNs = root0
+    ? createSandbox({
+        ...resolveSandboxOptions({ workspaceRoot: root }).options,
+        probe: async (found) => ({ ...(found as typeof probe), userNamespace: false }),
+      })
+    : undefined;
+  await noUserNs?.check();
+  // Alternate them, so a busy machine slows all alike.
+  const [plain, boxed, withoutNs] = await medians(RUNS, [
+    call(createBashTool()),
+    call(createBashTool({ sandbox })),
+    ...(noUserNs ? [call(createBashTool({ sandbox: noUserNs }))] : []),
+  ]);
   sandbox.dispose();
+  noUserNs?.dispose();
+  const userNsRow: BenchRow =
+    withoutNs === undefined
+      ? {
+          area: "sandbox",
+          metric: "what the user namespace adds to a sandboxed call",
+          value: "not measured: needs root (bwrap runs without one only as root)",
+          target: "",
+        }
+      : {
+          area: "sandbox",
+          metric: `what the user namespace adds to a sandboxed call (median of ${RUNS})`,
+          value: ms(boxed - withoutNs),
+          target: "≤ 5 ms",
+          ok: boxed - withoutNs <= 5,
+        };
   return [
     { area: "sandbox", metric: `bash "true", no sandbox (median of ${RUNS})`, value: ms(plain), target: "" },
     {
@@ -58,6 +87,7 @@ export async function run(): Promise<BenchRow[]> {
       target: "≤ 15 ms",
       ok: boxed - plain <= 15,
     },
+    userNsRow,
   ];
 }
 

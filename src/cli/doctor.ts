@@ -8,8 +8,11 @@ import { loadMcpConfiguration } from "../mcp/sources.js";
 import { PROTECTED_HOME_FILES, PROTECTED_WORKSPACE_PATTERNS } from "../permissions/protected-paths.js";
 import {
   createSandbox,
+  describeInside,
   describeSandbox,
+  inspectSandbox,
   resolveSandboxOptions,
+  type SandboxInside,
   type SandboxStatus,
 } from "../sandbox/index.js";
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
@@ -23,6 +26,8 @@ export interface DoctorReport {
   platform: string;
   settings: Array<{ path: string; scope: string }>;
   sandbox: SandboxStatus;
+  /** What a command sees of its privileges inside the sandbox (when commands run in it). */
+  inside?: SandboxInside;
   /** Paths kept read-only for commands, relative to each writable folder (and the home folder's start-up files). */
   protectedPaths: string[];
   /** What kills a command's processes. */
@@ -56,6 +61,7 @@ export async function runDoctor(options: {
   });
   const sandbox = createSandbox(sandboxOptions);
   const status = await sandbox.check();
+  const inside = await inspectSandbox(sandbox, root);
   sandbox.dispose();
   const passthrough = settings.shell?.env?.passthrough ?? [];
   const report: DoctorReport = {
@@ -64,6 +70,7 @@ export async function runDoctor(options: {
     platform: `${process.platform} ${process.arch}`,
     settings: loaded.files.map((file) => ({ path: file.path, scope: file.scope })),
     sandbox: status,
+    ...(inside ? { inside } : {}),
     protectedPaths: [...PROTECTED_WORKSPACE_PATTERNS, ...PROTECTED_HOME_FILES.map((file) => `~/${file}`)],
     processes:
       status.state === "active" && status.backend === "bubblewrap"
@@ -99,6 +106,7 @@ export function formatReport(report: DoctorReport, root: string): string {
     if (sandbox.writable.length === 0) lines.push(`  ${tilde(root)} is read-only`);
   }
   if (sandbox.state === "unavailable") lines.push(`  fix: ${sandbox.fix}`);
+  if (report.inside) lines.push(`  ${describeInside(report.inside)}`);
   if (sandbox.state === "active") lines.push(`  read-only for commands: ${report.protectedPaths.join(", ")}`);
   lines.push(`processes: ${report.processes}`);
   lines.push(

@@ -4,8 +4,23 @@ import path from "node:path";
 import type { SandboxBackend } from "./types.js";
 
 export type BackendProbe =
-  | { ok: true; backend: SandboxBackend; file: string }
+  | {
+      ok: true;
+      backend: SandboxBackend;
+      file: string;
+      /**
+       * bubblewrap: whether commands get a user namespace of their own (`--unshare-user`).
+       * False only where the kernel refuses one and bwrap still runs without (as root): then
+       * `userNamespaceRefused` says why.
+       */
+      userNamespace?: boolean;
+      userNamespaceRefused?: string;
+    }
   | { ok: false; reason: string; fix: string };
+
+/** What to do where the kernel refuses user namespaces. */
+export const ALLOW_USER_NAMESPACES =
+  "allow user namespaces (sudo sysctl -w user.max_user_namespaces=15000; Debian: sudo sysctl -w kernel.unprivileged_userns_clone=1; Ubuntu 24.04+: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0), or in a container run it with --privileged";
 
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 const PROBE_TIMEOUT_MS = 5_000;
@@ -54,33 +69,44 @@ export function findBackend(platform: NodeJS.Platform = process.platform): Backe
   };
 }
 
+/** The bubblewrap flags every command gets before its mounts: `bwrap.ts` and the probe share them. */
+export function bwrapNamespaceArgs(userNamespace: boolean): string[] {
+  return [
+    "--new-session",
+    "--die-with-parent",
+    ...(userNamespace ? ["--unshare-user"] : []),
+    "--cap-drop",
+    "ALL",
+    "--unshare-pid",
+  ];
+}
+
 /**
  * Tries the backend once with the flags commands will use, so a kernel without user
  * namespaces (or a container that forbids mounting /proc) is found before the first command.
+ * bubblewrap is tried with a user namespace first; where the kernel refuses one and bwrap
+ * runs without (as root), the probe says so and commands run without it.
  */
-export async function probeBackend(found: BackendProbe): Promise<BackendProbe> {
+export async function probeBackend(
+  found: BackendProbe,
+  run: (file: string, args: string[]) => Promise<{ code: number | null; stderr: string }> = runQuietly,
+): Promise<BackendProbe> {
   if (!found.ok) return found;
-  const args =
-    found.backend === "bubblewrap"
-      ? [
-          "--new-session",
-          "--die-with-parent",
-          "--unshare-pid",
-          "--unshare-net",
-          "--ro-bind",
-          "/",
-          "/",
-          "--dev",
-          "/dev",
-          "--proc",
-          "/proc",
-          "--",
-          "true",
-        ]
-      : ["-p", "(version 1)(allow default)", "--", "/usr/bin/true"];
-  const result = await runQuietly(found.file, args);
-  if (result.code === 0) return found;
-  return { ok: false, ...explainProbeFailure(found.backend, result.stderr) };
+  if (found.backend === "seatbelt") {
+    const result = await run(found.file, ["-p", "(version 1)(allow default)", "--", "/usr/bin/true"]);
+    return result.code === 0 ? found : { ok: false, ...explainProbeFailure(found.backend, result.stderr) };
+  }
+  const tail = ["--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"];
+  const withUser = await run(found.file, [...bwrapNamespaceArgs(true), ...tail]);
+  if (withUser.code === 0) return { ...found, userNamespace: true };
+  const without = await run(found.file, [...bwrapNamespaceArgs(false), ...tail]);
+  if (without.code !== 0) return { ok: false, ...explainProbeFailure(found.backend, withUser.stderr) };
+  const message = withUser.stderr.trim().split("\n")[0] || "it exited with an error";
+  return {
+    ...found,
+    userNamespace: false,
+    userNamespaceRefused: `the kernel refuses user namespaces: ${message}`,
+  };
 }
 
 /** Why the probe failed and what to do, from the backend's message. */
@@ -94,7 +120,7 @@ export function explainProbeFailure(
   if (/namespace|uid map|Operation not permitted|Permission denied/i.test(message)) {
     return {
       reason: `bwrap cannot create namespaces: ${message}`,
-      fix: "allow unprivileged user namespaces (sudo sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0), or in a container run it with --privileged",
+      fix: ALLOW_USER_NAMESPACES,
     };
   }
   if (/proc/i.test(message)) {

@@ -1,4 +1,5 @@
 export { describeSandbox } from "./describe.js";
+export { describeInside, inspectSandbox, type SandboxInside } from "./inspect.js";
 export { resolveSandboxOptions, sandboxNoteForModel } from "./policy.js";
 export { createSandbox, type SandboxOptions } from "./sandbox.js";
 export type {

@@ -4,11 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { isProcessAlive } from "../process/alive.js";
 import { bwrapArgs, type MountPlan } from "./bwrap.js";
-import { type BackendProbe, findBackend, probeBackend } from "./detect.js";
+import { ALLOW_USER_NAMESPACES, type BackendProbe, findBackend, probeBackend } from "./detect.js";
 import { Placeholders } from "./placeholders.js";
 import { protectedMounts } from "./protected-mounts.js";
 import { seatbeltArgs } from "./seatbelt.js";
-import { unixSocketFilter, unixSocketGap } from "./seccomp.js";
+import { sandboxFilter, unixSocketGap } from "./seccomp.js";
 import type { CommandSandbox, SandboxLaunch, SandboxMode, SandboxRefusal, SandboxStatus } from "./types.js";
 
 export interface SandboxOptions {
@@ -32,6 +32,8 @@ export interface SandboxOptions {
   arch?: string;
   /** Where the private temp dirs and the placeholder registry go; default the OS temp dir. */
   tempRoot?: string;
+  /** How the backend is tried (`probeBackend`); tests stand in a kernel that refuses user namespaces. */
+  probe?: (found: BackendProbe) => Promise<BackendProbe>;
 }
 
 /**
@@ -50,12 +52,13 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
   let noticeGiven = false;
   let tmpDir: string | undefined;
   const placeholders = new Placeholders(path.join(tempRoot, "hx-sandbox-placeholders"));
-  let filterFile: string | undefined;
+  /** The seccomp filters' files, by whether they refuse Unix sockets. */
+  const filterFiles = new Map<boolean, string>();
   const removeTmp = () => {
     if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
-    if (filterFile) rmSync(filterFile, { force: true });
+    for (const file of filterFiles.values()) rmSync(file, { force: true });
     tmpDir = undefined;
-    filterFile = undefined;
+    filterFiles.clear();
   };
 
   const writable = (): string[] =>
@@ -74,8 +77,18 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         fix: known.fix,
         required: options.required,
       };
-    const gap =
-      options.network || known.backend !== "bubblewrap" ? undefined : unixSocketGap("linux", options.arch);
+    // Without a user namespace commands keep hx's uid (root's too) with no capabilities: the
+    // wall is thinner, so `required` refuses it rather than run on it.
+    if (known.userNamespaceRefused && options.required)
+      return {
+        state: "unavailable",
+        mode: wanted,
+        reason: `${known.userNamespaceRefused}; settings say sandbox.required, and without one commands would run in the host's user namespace`,
+        fix: ALLOW_USER_NAMESPACES,
+        required: true,
+      };
+    const bubblewrap = known.backend === "bubblewrap";
+    const gap = options.network || !bubblewrap ? undefined : unixSocketGap("linux", options.arch);
     return {
       state: "active",
       mode: wanted,
@@ -83,12 +96,19 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
       network: options.network,
       writable: writable(),
       ...(gap ? { unixSocketGap: gap } : {}),
+      ...(bubblewrap
+        ? {
+            userNamespace: known.userNamespace !== false,
+            seccomp: unixSocketGap("linux", options.arch) === undefined,
+            ...(known.userNamespaceRefused ? { userNamespaceRefused: known.userNamespaceRefused } : {}),
+          }
+        : {}),
     };
   };
 
   const check = async (): Promise<SandboxStatus> => {
     if (wanted && found) {
-      probed ??= probeBackend(found).then((probe) => {
+      probed ??= (options.probe ?? probeBackend)(found).then((probe) => {
         result = probe;
         if (probe.ok) placeholders.sweepStale();
         return probe;
@@ -113,20 +133,21 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
    * rewrite it for the next one), created afresh (`wx`: never through a planted symlink);
    * undefined where hx has no filter for this machine (`status` says so).
    */
-  const ensureFilter = (): string | undefined => {
-    if (!filterFile) {
-      const filter = unixSocketFilter(options.arch);
+  const ensureFilter = (refuseUnixSockets: boolean): string | undefined => {
+    let file = filterFiles.get(refuseUnixSockets);
+    if (!file) {
+      const filter = sandboxFilter(options.arch, { refuseUnixSockets });
       if (!filter) return undefined;
-      const file = `${ensureTmp()}.seccomp`;
+      file = `${ensureTmp()}.${refuseUnixSockets ? "seccomp" : "seccomp-net"}`;
       writeFileSync(file, filter, { mode: 0o400, flag: "wx" });
-      filterFile = file;
+      filterFiles.set(refuseUnixSockets, file);
     }
-    return filterFile;
+    return file;
   };
 
   /** `file args` wrapped for `backend`, which runs (probed) or is about to be probed. */
   const wrap = (
-    backend: { backend: "bubblewrap" | "seatbelt"; file: string },
+    backend: { backend: "bubblewrap" | "seatbelt"; file: string; userNamespace?: boolean },
     file: string,
     args: readonly string[],
     { cwd, env }: { cwd: string; env: Record<string, string> },
@@ -165,9 +186,10 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         roots,
       ),
       network: options.network,
+      userNamespace: backend.userNamespace !== false,
       cwd,
     };
-    const filter = options.network ? undefined : ensureFilter();
+    const filter = ensureFilter(!options.network);
     if (!filter) {
       return {
         file: backend.file,
@@ -220,7 +242,18 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
           notice: `the OS sandbox cannot start (${current.reason}); commands run with the permission check alone. Fix: ${current.fix}; or set "sandbox": {"mode": "off"} in settings to stop this warning.`,
         };
       }
-      return wrap(result as { backend: "bubblewrap" | "seatbelt"; file: string }, file, args, launchOptions);
+      const launch = wrap(
+        result as { backend: "bubblewrap" | "seatbelt"; file: string },
+        file,
+        args,
+        launchOptions,
+      );
+      if (current.userNamespaceRefused === undefined || noticeGiven) return launch;
+      noticeGiven = true;
+      return {
+        ...launch,
+        notice: `${current.userNamespaceRefused}; commands run in the OS sandbox without one: as your own user (root included) with no capabilities. Fix: ${ALLOW_USER_NAMESPACES}; or set "sandbox": {"required": true} to refuse commands instead.`,
+      };
     },
     launchUnchecked(file, args, launchOptions): SandboxLaunch | undefined {
       const backend = result ?? found;

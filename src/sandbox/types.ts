@@ -39,6 +39,12 @@ export type SandboxStatus =
       writable: string[];
       /** Set when the network is off but commands still reach the host's Unix sockets: why. */
       unixSocketGap?: string;
+      /** bubblewrap: commands run in a user namespace of their own (false where the kernel refuses one). */
+      userNamespace?: boolean;
+      /** bubblewrap: why commands run without a user namespace. */
+      userNamespaceRefused?: string;
+      /** bubblewrap: the seccomp filter (no mounts, no new user namespaces, no ptrace) is loaded. */
+      seccomp?: boolean;
     }
   /** Chosen off (flag or settings). */
   | { state: "off" }

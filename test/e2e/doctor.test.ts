@@ -17,6 +17,10 @@ describe("hx doctor", () => {
       const run = await runHx(["doctor", "-C", work], { env: { OPENAI_API_KEY: "sk-x", GITHUB_TOKEN: "t" } });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("sandbox: workspace-write (bubblewrap), network off");
+      // What a command sees inside: no capabilities, as root too.
+      expect(run.stdout).toMatch(
+        /inside: (root|uid \d+), no capabilities \(CapEff 0000000000000000\): the sandbox holds as (root|this user)/,
+      );
       expect(run.stdout).toMatch(
         /read-only for commands: \.hx\/\*\*, \.claude\/\*\*, \.mcp\.json, \.git\/config/,
       );
@@ -25,6 +29,7 @@ describe("hx doctor", () => {
         (await runHx(["doctor", "--json", "-C", work, "--sandbox", "read-only"])).stdout,
       );
       expect(json.sandbox).toMatchObject({ state: "active", mode: "read-only", writable: [] });
+      expect(json.inside).toMatchObject({ uid: process.getuid?.(), capEff: "0000000000000000", holds: true });
     },
   );
 

@@ -9,6 +9,7 @@ const plan: MountPlan = {
   tmpDir: "/tmp/hx-sandbox-abc",
   keepVisible: [],
   network: false,
+  userNamespace: true,
   cwd: "/work/project",
 };
 
@@ -42,6 +43,16 @@ describe("bwrapArgs", () => {
     for (const flag of ["--unshare-pid", "--die-with-parent", "--new-session"]) expect(args).toContain(flag);
     expect(indexOf(args, "--proc", "/proc")).toBeGreaterThan(indexOf(args, "--ro-bind", "/", "/"));
     expect(indexOf(args, "--dev", "/dev")).toBeGreaterThan(indexOf(args, "--ro-bind", "/", "/"));
+  });
+
+  it("drops every capability in a user namespace of its own, or without one where the kernel refuses it", () => {
+    const args = bwrapArgs(plan, ["true"]);
+    expect(args).toContain("--unshare-user");
+    expect(indexOf(args, "--cap-drop", "ALL")).toBeGreaterThanOrEqual(0);
+    expect(indexOf(args, "--cap-drop", "ALL")).toBeLessThan(args.indexOf("--"));
+    const without = bwrapArgs({ ...plan, userNamespace: false }, ["true"]);
+    expect(without).not.toContain("--unshare-user");
+    expect(indexOf(without, "--cap-drop", "ALL")).toBeGreaterThanOrEqual(0);
   });
 
   it("closes the network unless allowed", () => {

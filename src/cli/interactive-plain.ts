@@ -5,6 +5,7 @@ import type { AgentSession, SessionRunResult } from "../session/agent-session.js
 import type { InteractiveHost } from "./interactive-commands.js";
 import type { InteractiveSetup } from "./interactive-setup.js";
 import { type PendingContext, runSubmission } from "./interactive-turn.js";
+import { editsChoice } from "./permission-choices.js";
 import { runOutcomeLines, sessionEndLines } from "./run-outcome.js";
 import { createTerminalAsker } from "./terminal-ask.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
@@ -31,8 +32,17 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
   // The iterator is taken before anything is awaited (opening the session waits for MCP
   // servers), so no typed or piped line is missed: readline drops lines nobody listens to.
   const typed = rl[Symbol.asyncIterator]();
-  const ask = process.stdin.isTTY ? createTerminalAsker({ readline: rl, output: process.stderr }) : undefined;
+  // Questions can come while the session opens (project MCP servers): before there is a mode to change.
+  let opened: AgentSession | undefined;
+  const ask = process.stdin.isTTY
+    ? createTerminalAsker({
+        readline: rl,
+        output: process.stderr,
+        choiceContext: () => (opened ? editsChoice(opened.permissions) : {}),
+      })
+    : undefined;
   let session: AgentSession = await setup.openSession({ log, ask });
+  opened = session;
   const render = createTerminalRenderer({
     stdout: process.stdout,
     stderr: process.stderr,
@@ -47,6 +57,7 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     async newConversation() {
       await session.close();
       session = await setup.openSession({ log, ask }, { fresh: true });
+      opened = session;
     },
     showConversation: (messages) => printConversation(messages),
     async sendPrompt(text, signal) {

@@ -1,12 +1,8 @@
 import { createInterface, type Interface } from "node:readline";
 import pc from "picocolors";
-import {
-  formatPermissionQuestion,
-  type PermissionAsker,
-  type PermissionRequest,
-  parsePermissionAnswer,
-} from "../permissions/ask.js";
+import type { PermissionAsker, PermissionRequest } from "../permissions/ask.js";
 import { changeCounts, renderDiff } from "./diff-view.js";
+import { type ChoiceContext, formatLineQuestion, parseLineAnswer } from "./permission-choices.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
 
 export interface TerminalAskerOptions {
@@ -18,20 +14,24 @@ export interface TerminalAskerOptions {
   readline?: Interface;
   /** Ctrl-C at the question: besides answering "no", the caller cancels the run. */
   onInterrupt?: () => void;
+  /** What the session can do besides answering, read at each question (see questionChoices). */
+  choiceContext?: () => ChoiceContext;
 }
 
 /** Diff lines shown above the question; the rest is summarised. */
 const MAX_DIFF_LINES = 60;
 
 /**
- * Asks `Allow bash(git status)? [y]es / [n]o / [a]lways` and reads one line. End of input,
+ * Asks `Allow bash(git status)? [y] yes  [a] yes, always: save bash(git status)  [n] no …` and
+ * reads one line (text that is no choice is "no, do this instead"). End of input,
  * a closed interface or a cancelled run count as "no", so it never waits for input that
  * cannot come.
  */
 export function createTerminalAsker(options: TerminalAskerOptions = {}): PermissionAsker {
   return async (request) => {
     const output = options.output ?? process.stderr;
-    const question = neutraliseTerminalText(formatPermissionQuestion(request));
+    const context = options.choiceContext?.() ?? {};
+    const question = neutraliseTerminalText(formatLineQuestion(request, context));
     writePreview(request, output);
     const line = options.readline
       ? await questionOn(options.readline, question, request.signal, options.onInterrupt)
@@ -44,7 +44,7 @@ export function createTerminalAsker(options: TerminalAskerOptions = {}): Permiss
         );
     // No answer (Ctrl-C, Ctrl-D): end the question's line so the next output starts clean.
     if (line === undefined) output.write("\n");
-    return parsePermissionAnswer(line);
+    return parseLineAnswer(line, request, context);
   };
 }
 

@@ -18,23 +18,14 @@ export interface PermissionRequest {
   signal: AbortSignal;
 }
 
-export type PermissionAnswer = "yes" | "no" | "always";
+/**
+ * "always": run it and save `alwaysRules`; `{ instead }`: declined, and the text (what the model
+ * should do instead) goes back to the model with the refusal.
+ */
+export type PermissionAnswer = "yes" | "no" | "always" | { instead: string };
 
 /**
  * Asks the user. Only given when someone can answer (a terminal); without one, calls that
  * would be asked are denied at once.
  */
 export type PermissionAsker = (request: PermissionRequest) => Promise<PermissionAnswer>;
-
-/** The terminal question: `Allow bash(git status)? [y]es / [n]o / [a]lways `. */
-export function formatPermissionQuestion(request: Pick<PermissionRequest, "rule">): string {
-  return `Allow ${request.rule}? [y]es / [n]o / [a]lways `;
-}
-
-/** Reads an answer: y/yes, a/always; anything else (an empty line included) is "no". */
-export function parsePermissionAnswer(line: string | undefined): PermissionAnswer {
-  const answer = (line ?? "").trim().toLowerCase();
-  if (answer === "y" || answer === "yes") return "yes";
-  if (answer === "a" || answer === "always") return "always";
-  return "no";
-}

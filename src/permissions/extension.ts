@@ -116,6 +116,11 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
       );
       if (state.signal.aborted)
         return { block: "Permission denied: the run was cancelled before the user answered." };
+      if (typeof answer === "object") {
+        return {
+          block: `Permission denied: the user declined ${label} and says what to do instead: ${answer.instead}`,
+        };
+      }
       if (answer === "no") {
         return {
           block: `Permission denied: the user declined ${label}. Do not retry the same call; choose another way or ask the user.`,

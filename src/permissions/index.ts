@@ -3,7 +3,6 @@ import { type PermissionMode, parsePermissionMode } from "./modes.js";
 import { type PermissionRules, parseRules } from "./rules.js";
 
 export type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
-export { formatPermissionQuestion, parsePermissionAnswer } from "./ask.js";
 export { findBlockedCommand } from "./block-list.js";
 export { type PermissionCheck, PermissionChecker, type PermissionCheckerOptions } from "./checker.js";
 export { type AskCause, decidePermission, describeCall, type PermissionDecision } from "./decide.js";

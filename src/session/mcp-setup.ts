@@ -290,13 +290,14 @@ async function askApproval(
       `  ${definition.name}: ${describeEntry(definition.entry)}${isStdioEntry(definition.entry) && definition.entry.sandbox === false ? "  [outside the OS sandbox]" : ""}  (${definition.file})`,
     );
   log("[y]es starts them (remembered for these entries), [a]lways also any server the project adds later.");
-  return ask({
+  const answer = await ask({
     tool: "mcp",
     effect: "execute",
     rule: `MCP server${many ? "s" : ""} ${names}`,
     reason: "project MCP servers need approval once",
     signal: new AbortController().signal,
   });
+  return typeof answer === "object" ? "no" : answer;
 }
 
 function numberFrom(value: string | undefined): number | undefined {

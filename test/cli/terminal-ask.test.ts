@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { formatLineQuestion, parseLineAnswer } from "../../src/cli/permission-choices.js";
 import { createTerminalAsker } from "../../src/cli/terminal-ask.js";
-import { formatPermissionQuestion, parsePermissionAnswer } from "../../src/permissions/ask.js";
 
 const request = (signal = new AbortController().signal) => ({
   tool: "bash",
@@ -25,7 +25,7 @@ describe("terminal asker", () => {
     const answer = ask(request());
     input.write("a\n");
     expect(await answer).toBe("always");
-    expect(written).toContain("Allow bash(git status)? [y]es / [n]o / [a]lways");
+    expect(written).toContain("Allow bash(git status)? [y] yes  [a] yes, always  [n] no");
   });
 
   it("treats end of input as 'no'", async () => {
@@ -58,11 +58,24 @@ describe("terminal asker", () => {
     expect(await second).toBe("no");
   });
 
-  it("parses answers", () => {
-    expect(parsePermissionAnswer("Y")).toBe("yes");
-    expect(parsePermissionAnswer(" always ")).toBe("always");
-    expect(parsePermissionAnswer("")).toBe("no");
-    expect(parsePermissionAnswer(undefined)).toBe("no");
-    expect(formatPermissionQuestion({ rule: "bash(ls)" })).toBe("Allow bash(ls)? [y]es / [n]o / [a]lways ");
+  it("parses answers: keys and words, an empty line is no, other text is what to do instead", () => {
+    const r = request();
+    expect(parseLineAnswer("Y", r, {})).toBe("yes");
+    expect(parseLineAnswer(" always ", r, {})).toBe("always");
+    expect(parseLineAnswer("", r, {})).toBe("no");
+    expect(parseLineAnswer(undefined, r, {})).toBe("no");
+    expect(parseLineAnswer("use git diff instead", r, {})).toEqual({ instead: "use git diff instead" });
+    // "e" only where it is offered: a file change in a session that can switch modes.
+    expect(parseLineAnswer("e", r, { allowEdits: () => {} })).toEqual({ instead: "e" });
+    let switched = 0;
+    const write = { ...r, tool: "write_file", effect: "write" as const, rule: "write_file(a.txt)" };
+    expect(parseLineAnswer("e", write, { allowEdits: () => switched++ })).toBe("yes");
+    expect(switched).toBe(1);
+    expect(formatLineQuestion({ ...r, rule: "bash(ls)", alwaysRules: ["bash(ls)"] }, {})).toBe(
+      "Allow bash(ls)? [y] yes  [a] yes, always: save bash(ls)  [n] no  (or type what the model should do instead) ",
+    );
+    expect(formatLineQuestion({ ...write, alwaysRules: [] }, { allowEdits: () => {} })).toBe(
+      "Allow write_file(a.txt)? [y] yes  [e] yes, and allow all edits this session (acceptEdits)  [n] no  (or type what the model should do instead) ",
+    );
   });
 });

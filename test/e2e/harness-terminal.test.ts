@@ -7,7 +7,7 @@ import { runHxInTerminal, toolResultsOf, useHarness } from "./harness-support.js
 
 const h = useHarness();
 
-const question = (command: string) => `Allow bash(${command})? [y]es / [n]o / [a]lways`;
+const question = (command: string) => `Allow bash(${command})? [y] yes`;
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe("asking in a terminal", () => {
@@ -43,6 +43,21 @@ describe("asking in a terminal", () => {
     expect(readFileSync(path.join(h.work, "three.txt"), "utf8")).toBe("three\nthree\n");
     expect(run.output).toContain("all asked");
     expect(run.output).toMatch(/turns=5 tool_calls=4 blocked=1 /);
+  });
+
+  it("line question: it names the rule 'always' saves; other text is a refusal that tells the model what to do", async () => {
+    h.server.reply().tool("bash", { command: "echo four > four.txt" });
+    h.server.reply().text("ok, another way");
+    const run = await runHxInTerminal(["agent", "make a file", ...h.args()], {
+      cwd: h.work,
+      steps: [{ expect: "[a] yes, always: save write_file(four.txt)", send: "use printf instead\r" }],
+    });
+    expect(run.error, run.output).toBeUndefined();
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(h.work, "four.txt"))).toBe(false);
+    expect(toolResultsOf(h.server.requests[1])[0]).toBe(
+      "Permission denied: the user declined bash(echo four > four.txt) and says what to do instead: use printf instead",
+    );
   });
 
   it("an 'always' answer holds in the next run, headless", async () => {
@@ -96,7 +111,7 @@ describe("asking in a terminal", () => {
     h.server.reply().text("edited");
     const run = await runHxInTerminal(["agent", "speed it up", ...h.args()], {
       cwd: h.work,
-      steps: [{ expect: "Allow edit_file(conf.txt)? [y]es / [n]o / [a]lways", send: "y\r" }],
+      steps: [{ expect: "Allow edit_file(conf.txt)? [y] yes", send: "y\r" }],
     });
     expect(run.error).toBeUndefined();
     expect(run.code).toBe(0);

@@ -56,7 +56,7 @@ describe("a project's .mcp.json", () => {
       cwd: h.work,
       env,
       steps: [
-        { expect: "Allow MCP server fx? [y]es / [n]o / [a]lways", send: "y\r" },
+        { expect: "Allow MCP server fx? [y] yes", send: "y\r" },
         { expect: "hx >> ", send: "/mcp\r" },
         { expect: "ready: 6 tools", send: "/exit\r" },
       ],
@@ -80,7 +80,7 @@ describe("a project's .mcp.json", () => {
       cwd: h.work,
       env,
       steps: [
-        { expect: "[a]lways", send: "n\r" },
+        { expect: "[n] no", send: "n\r" },
         { expect: "hx >> ", send: "/mcp\r" },
         { expect: "declined for this project", send: "/exit\r" },
       ],

@@ -77,3 +77,79 @@ describe.skipIf(!TMUX_AVAILABLE)("the full-screen session, round two", () => {
     await s.waitFor("declined");
   });
 });
+
+describe.skipIf(!TMUX_AVAILABLE)("approval questions in the full screen", () => {
+  /** Sends a prompt whose answer is `tool(args)` and waits at its question, past the grace. */
+  const askFor = async (s: Screen, question: string) => {
+    await opened(s);
+    send(s, "go");
+    const shown = await s.waitFor(question);
+    await pause(400);
+    return shown;
+  };
+
+  it("a sentence typed while a question is up never answers it, however late it starts", async () => {
+    h.server.reply().tool("bash", { command: "sleep 30" });
+    h.server.reply().text("refused, fine");
+    h.server.reply().text("sentence answered");
+    const s = open();
+    await askFor(s, "Allow bash(sleep 30)?");
+    await pause(700);
+    s.type("yes do it");
+    await s.waitFor("prompt: yes do it (typing goes to the prompt)");
+    await pause(500);
+    expect(s.capture().join("\n")).toContain("Allow bash(sleep 30)?");
+    // Enter with typing in the prompt queues the typing; the question stays.
+    s.keys("Enter");
+    await s.waitFor("queued: yes do it");
+    expect(s.capture().join("\n")).toContain("Allow bash(sleep 30)?");
+    await pause(400);
+    s.type("n");
+    await s.waitFor("sentence answered");
+    expect(messagesOf(h.server.requests[2]).at(-1)).toMatchObject({ role: "user", content: "yes do it" });
+  });
+
+  it("'yes, and allow all edits this session' runs the write and switches to acceptEdits", async () => {
+    h.server.reply().tool("write_file", { path: "a.txt", content: "a\n" });
+    h.server.reply().tool("write_file", { path: "b.txt", content: "b\n" });
+    h.server.reply().text("both written");
+    const s = open();
+    const asked = await askFor(s, "Allow write_file(a.txt)?");
+    expect(asked).toContain("Yes, and allow all edits this session (acceptEdits)");
+    expect(asked).toContain("Yes, always: save write_file(a.txt)");
+    s.type("e");
+    await s.waitFor("both written");
+    expect(s.capture().join("\n")).not.toContain("Allow write_file(b.txt)?");
+    expect(existsSync(path.join(h.work, "b.txt"))).toBe(true);
+    await s.waitFor("· acceptEdits ·");
+  });
+
+  it("'no, and tell the model' sends the text with the refusal; ↑↓ Enter picks; Ctrl-O shows a long diff", async () => {
+    const long = `${Array.from({ length: 80 }, (_, i) => `row ${i + 1}`).join("\n")}\n`;
+    h.server.reply().tool("write_file", { path: "long.txt", content: long });
+    h.server.reply().text("will use a temp file");
+    const s = open();
+    const asked = await askFor(s, "Allow write_file(long.txt)?");
+    expect(asked).toMatch(/… \d+ more lines \(Ctrl-O: the whole diff\)/);
+    expect(asked).not.toContain("+row 80");
+    s.keys("C-o");
+    await s.waitFor("+row 80");
+    s.keys("C-o");
+    await s.waitFor("Ctrl-O: the whole diff");
+    await pause(400);
+    for (let i = 0; i < 4; i++) {
+      s.keys("Down");
+      await pause(350);
+    }
+    await s.waitFor(/❯ 5\. No, and tell the model what to do instead/);
+    s.keys("Enter");
+    await s.waitFor("What should the model do instead?");
+    s.type("write it under /tmp instead");
+    s.keys("Enter");
+    await s.waitFor("will use a temp file");
+    expect(existsSync(path.join(h.work, "long.txt"))).toBe(false);
+    const result = messagesOf(h.server.requests[1]).find((m: { role: string }) => m.role === "tool");
+    expect(result.content).toContain("the user declined write_file(long.txt)");
+    expect(result.content).toContain("write it under /tmp instead");
+  });
+});

@@ -21,6 +21,7 @@ import type { AgentSession, SessionRunResult } from "../../session/agent-session
 import { type InteractiveHost, interactiveCommands, nextPermissionMode } from "../interactive-commands.js";
 import type { InteractiveSetup } from "../interactive-setup.js";
 import type { PendingContext } from "../interactive-turn.js";
+import { answerFor, type ChoiceContext, editsChoice, questionChoices } from "../permission-choices.js";
 import type { RunFlags } from "../run-config.js";
 import { runOutcomeLines, sessionEndLines } from "../run-outcome.js";
 import { compact, formatStatusLine } from "../session-status.js";
@@ -188,8 +189,14 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
       };
       const onAbort = () => settle("no");
       request.signal.addEventListener("abort", onAbort, { once: true });
-      const prompt = new PermissionPrompt(request, theme, () => Math.max(4, tui.terminal.rows - 10), {
-        answer: settle,
+      const context = session
+        ? editsChoice(session.permissions, () => updateStatus())
+        : ({} satisfies ChoiceContext);
+      const choices = questionChoices(request, context);
+      // The rest of the screen's rows go to the diff, less the question's own lines.
+      const diffRows = () => Math.max(4, tui.terminal.rows - 10 - choices.length);
+      const prompt = new PermissionPrompt(request, choices, theme, diffRows, {
+        choose: (choice, instead) => settle(answerFor(choice, context, instead)),
         cancel: () => {
           settle("no");
           running?.abort();
@@ -198,6 +205,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
           editor.handleInput(data);
         },
         draft: () => editor.getText(),
+        requestRender: () => tui.requestRender(),
       });
       showSpinner(false);
       slot.show(prompt);

@@ -1,63 +1,120 @@
+import { Input } from "@mariozechner/pi-tui/dist/components/input.js";
 import { matchesKey } from "@mariozechner/pi-tui/dist/keys.js";
 import type { Component } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui/dist/utils.js";
-import type { PermissionAnswer, PermissionRequest } from "../../permissions/ask.js";
+import type { PermissionRequest } from "../../permissions/ask.js";
 import { changeCounts, renderDiff } from "../diff-view.js";
+import type { ChoiceOption, QuestionChoice } from "../permission-choices.js";
 import { screenText } from "./screen-text.js";
 import type { Theme } from "./theme.js";
 
 /**
- * A key is an answer only after this long without typing: since the question appeared and
- * since the key before it. Typing ahead (a sentence holding y, a or n) never answers.
+ * A key answers only when it stands alone: no other key this long before it (the question's
+ * appearance counts as a key) and none this long after it. A sentence typed ahead, however late
+ * it starts, holds no lone key, so it never answers; it goes to the prompt.
  */
 export const ANSWER_GRACE_MS = 300;
 
+/** The most diff lines shown, even when Ctrl-O has expanded the diff. */
+const EXPANDED_DIFF_LINES = 400;
+
 export interface PermissionPromptHandlers {
-  answer(answer: PermissionAnswer): void;
+  /** A choice made deliberately; `instead`: the text for the model (choice "instead"). */
+  choose(choice: QuestionChoice, instead?: string): void;
   /** Esc or Ctrl-C: decline and cancel the turn. */
   cancel(): void;
-  /** A key that is not an answer: given back to the prompt editor, so typing is not lost. */
+  /** Keys that are not an answer: given back to the prompt editor, so typing is not lost. */
   passThrough(data: string): void;
   /** What the prompt editor holds (shown under the question, so typing is seen). */
   draft(): string;
+  /** Redraw (a held key turned into an answer or into typing). */
+  requestRender(): void;
 }
+
+/** The clock and timer the question uses (tests pass fake ones). */
+export interface PromptClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const REAL_CLOCK: PromptClock = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
 
 /**
  * The approval question, drawn where the prompt editor was: what the call is, why it is asked,
- * the diff of a file change, and the keys. `y` yes, `a` always, `n` no; Esc or Ctrl-C declines
- * and cancels the turn. Answers never reach the prompt's history.
+ * the diff of a file change (Ctrl-O shows all of it), and the choices — picked with ↑↓ and
+ * Enter or by their key. "No, and tell the model…" opens a line for the text. Esc or Ctrl-C
+ * declines and cancels the turn. Answers never reach the prompt's history.
  */
 export class PermissionPrompt implements Component {
   focused = false;
+  private selected = 0;
+  private diffExpanded = false;
   /** When the last key came; the question's appearance counts as one. */
-  private lastKeyAt = Date.now();
+  private lastKeyAt: number;
+  /** An answer key waiting to see whether another key follows it. */
+  private held?: { data: string; choice: QuestionChoice; timer: unknown };
+  /** The line for "what to do instead", once that choice is taken. */
+  private instead?: Input;
 
   constructor(
     private readonly request: PermissionRequest,
+    private readonly choices: readonly ChoiceOption[],
     private readonly theme: Theme,
     private readonly maxDiffLines: () => number,
     private readonly handlers: PermissionPromptHandlers,
-  ) {}
+    private readonly clock: PromptClock = REAL_CLOCK,
+  ) {
+    this.lastKeyAt = clock.now();
+  }
 
   invalidate(): void {}
 
   handleInput(data: string): void {
+    if (this.instead) {
+      this.handleInsteadInput(data);
+      return;
+    }
     if (matchesKey(data, "ctrl+c") || matchesKey(data, "escape")) {
+      this.drop();
       this.handlers.cancel();
       return;
     }
-    const key = data.length === 1 ? data.toLowerCase() : "";
-    const now = Date.now();
-    const typing = now - this.lastKeyAt < ANSWER_GRACE_MS;
+    const now = this.clock.now();
+    const alone = now - this.lastKeyAt >= ANSWER_GRACE_MS;
     this.lastKeyAt = now;
-    if (!typing && (key === "y" || key === "a" || key === "n")) {
-      this.handlers.answer(key === "y" ? "yes" : key === "a" ? "always" : "no");
+    if (this.held) {
+      // The held key had company: it and this key are typing.
+      const { data: first } = this.held;
+      this.drop();
+      this.handlers.passThrough(first);
+      this.handlers.passThrough(data);
+      return;
+    }
+    if (matchesKey(data, "ctrl+o")) {
+      this.diffExpanded = !this.diffExpanded;
+      return;
+    }
+    if (matchesKey(data, "up") || matchesKey(data, "down")) {
+      const step = matchesKey(data, "up") ? -1 : 1;
+      this.selected = (this.selected + step + this.choices.length) % this.choices.length;
+      return;
+    }
+    const choice = this.choiceFor(data);
+    if (alone && choice) {
+      const timer = this.clock.setTimeout(() => this.commit(), ANSWER_GRACE_MS);
+      this.held = { data, choice, timer };
       return;
     }
     this.handlers.passThrough(data);
   }
 
   render(width: number): string[] {
+    if (this.instead) return this.renderInstead(width);
     const { theme, request } = this;
     const border = theme.muted("─".repeat(Math.max(1, width)));
     const lines = [border];
@@ -66,18 +123,101 @@ export class PermissionPrompt implements Component {
     if (request.preview) {
       const { added, removed } = changeCounts(request.preview);
       lines.push(theme.muted(`${screenText(request.preview.path)}: +${added} -${removed}`));
-      for (const line of renderDiff(request.preview, theme.diff, this.maxDiffLines()))
-        lines.push(truncateToWidth(line.replace(/\t/g, "    "), width, "…"));
+      const diff = renderDiff(request.preview, theme.diff, EXPANDED_DIFF_LINES).map((line) =>
+        truncateToWidth(line.replace(/\t/g, "    "), width, "…"),
+      );
+      const max = Math.max(1, this.maxDiffLines());
+      if (this.diffExpanded || diff.length <= max) lines.push(...diff);
+      else {
+        lines.push(...diff.slice(0, max - 1));
+        lines.push(theme.muted(`… ${diff.length - (max - 1)} more lines (Ctrl-O: the whole diff)`));
+      }
+      if (this.diffExpanded && diff.length > max) lines.push(theme.muted("(Ctrl-O: a shorter diff)"));
     }
     const draft = this.handlers.draft();
     if (draft)
       lines.push(
         theme.muted(`prompt: ${screenText(draft).split("\n").join(" ⏎ ")} (typing goes to the prompt)`),
       );
-    lines.push(
-      `${theme.c.green("[y]")} yes  ${theme.c.cyan("[a]")} always (save the rule)  ${theme.c.red("[n]")} no  ${theme.muted("Esc: no, and stop the turn")}`,
-    );
+    this.choices.forEach((option, index) => {
+      const mark = index === this.selected ? theme.accent("❯") : " ";
+      const label = `${index + 1}. ${screenText(option.label)}`;
+      lines.push(
+        `${mark} ${index === this.selected ? theme.c.bold(label) : label} ${theme.muted(`[${option.key}]`)}`,
+      );
+    });
+    lines.push(theme.muted("↑↓ and Enter, or a key · Esc: no, and stop the turn"));
     lines.push(border);
+    return lines.map((line) => truncateToWidth(line, width, "…"));
+  }
+
+  /**
+   * The choice a key picks: its letter, its number, or Enter on the selected one — unless the
+   * prompt holds typing: then Enter sends that (it is queued), as it would without a question.
+   */
+  private choiceFor(data: string): QuestionChoice | undefined {
+    if (matchesKey(data, "enter"))
+      return this.handlers.draft() ? undefined : this.choices[this.selected]?.choice;
+    if (data.length !== 1) return undefined;
+    const key = data.toLowerCase();
+    const byNumber = Number(key);
+    if (Number.isInteger(byNumber) && byNumber >= 1) return this.choices[byNumber - 1]?.choice;
+    return this.choices.find((option) => option.key === key)?.choice;
+  }
+
+  /** The held key stood alone: it is the answer. */
+  private commit(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = undefined;
+    if (held.choice === "instead") {
+      this.openInstead();
+      this.handlers.requestRender();
+      return;
+    }
+    this.handlers.choose(held.choice);
+  }
+
+  private drop(): void {
+    if (this.held) this.clock.clearTimeout(this.held.timer);
+    this.held = undefined;
+  }
+
+  private openInstead(): void {
+    const input = new Input();
+    input.focused = this.focused;
+    input.onSubmit = (text) => {
+      if (text.trim()) this.handlers.choose("instead", text);
+    };
+    input.onEscape = () => {
+      this.instead = undefined;
+    };
+    this.instead = input;
+  }
+
+  private handleInsteadInput(data: string): void {
+    if (matchesKey(data, "ctrl+c")) {
+      this.handlers.cancel();
+      return;
+    }
+    this.instead?.handleInput(data);
+  }
+
+  private renderInstead(width: number): string[] {
+    const { theme } = this;
+    const border = theme.muted("─".repeat(Math.max(1, width)));
+    const lines = [
+      border,
+      ...wrapTextWithAnsi(
+        `${theme.c.bold(`Not running ${screenText(this.request.rule)}.`)} What should the model do instead?`,
+        width,
+      ),
+      ...(this.instead?.render(width) ?? []),
+      theme.muted(
+        "Enter: send it with the refusal · Esc: back to the choices · Ctrl-C: no, and stop the turn",
+      ),
+      border,
+    ];
     return lines.map((line) => truncateToWidth(line, width, "…"));
   }
 }

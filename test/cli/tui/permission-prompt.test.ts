@@ -1,33 +1,64 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ANSWER_GRACE_MS, PermissionPrompt } from "../../../src/cli/tui/permission-prompt.js";
+import { describe, expect, it } from "vitest";
+import { type QuestionChoice, questionChoices } from "../../../src/cli/permission-choices.js";
+import {
+  ANSWER_GRACE_MS,
+  PermissionPrompt,
+  type PromptClock,
+} from "../../../src/cli/tui/permission-prompt.js";
 import { createTheme } from "../../../src/cli/tui/theme.js";
-import type { PermissionAnswer } from "../../../src/permissions/ask.js";
+import type { PermissionRequest } from "../../../src/permissions/ask.js";
 
-// The clock is faked: what counts is the time between keys, not how fast this machine is.
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(1_000_000);
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+/** A clock the test moves by hand: what counts is the time between keys, not this machine's speed. */
+function fakeClock(): PromptClock & { advance(ms: number): void } {
+  let now = 1_000_000;
+  let timers: Array<{ at: number; run: () => void; id: number }> = [];
+  let next = 0;
+  return {
+    now: () => now,
+    setTimeout(run, ms) {
+      const id = ++next;
+      timers.push({ at: now + ms, run, id });
+      return id;
+    },
+    clearTimeout(id) {
+      timers = timers.filter((timer) => timer.id !== id);
+    },
+    advance(ms) {
+      now += ms;
+      const due = timers.filter((timer) => timer.at <= now);
+      timers = timers.filter((timer) => timer.at > now);
+      for (const timer of due) timer.run();
+    },
+  };
+}
 
-function question() {
-  const answers: PermissionAnswer[] = [];
+const writeRequest: PermissionRequest = {
+  tool: "write_file",
+  effect: "write",
+  rule: "write_file(new.txt)",
+  alwaysRules: ["write_file(new.txt)"],
+  reason: "writes a file",
+  preview: {
+    path: "new.txt",
+    before: "",
+    after: `${Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n")}\n`,
+  },
+  signal: new AbortController().signal,
+};
+
+function question(request: PermissionRequest = writeRequest) {
+  const clock = fakeClock();
+  const chosen: Array<{ choice: QuestionChoice; instead?: string }> = [];
   let draft = "";
   let cancelled = 0;
+  const choices = questionChoices(request, { allowEdits: () => {} });
   const prompt = new PermissionPrompt(
-    {
-      tool: "write_file",
-      effect: "write",
-      rule: "write_file(new.txt)",
-      reason: "writes a file",
-      signal: new AbortController().signal,
-    },
+    request,
+    choices,
     createTheme(false),
     () => 10,
     {
-      answer: (answer) => answers.push(answer),
+      choose: (choice, instead) => chosen.push({ choice, instead }),
       cancel: () => {
         cancelled++;
       },
@@ -35,57 +66,117 @@ function question() {
         draft += data;
       },
       draft: () => draft,
+      requestRender: () => {},
     },
+    clock,
   );
-  const press = (keys: string, gapMs = 10) => {
+  /** Keys `gapMs` apart; then the clock runs on past the grace, as it would with nothing typed. */
+  const press = (keys: string[] | string, gapMs = 10) => {
     for (const key of keys) {
-      vi.advanceTimersByTime(gapMs);
+      clock.advance(gapMs);
       prompt.handleInput(key);
     }
   };
-  return { prompt, answers, press, draft: () => draft, cancelled: () => cancelled };
+  const settle = () => clock.advance(ANSWER_GRACE_MS);
+  return {
+    prompt,
+    chosen: () => chosen.map((c) => c.choice),
+    instead: () => chosen.map((c) => c.instead),
+    press,
+    settle,
+    draft: () => draft,
+    cancelled: () => cancelled,
+    screen: () => prompt.render(100).join("\n"),
+  };
 }
 
 describe("the approval question in the full-screen session", () => {
-  it("takes y, a or n as the answer after a pause", () => {
-    for (const [key, answer] of [
+  it("takes a lone key as the answer once nothing follows it: y, e, a, n and the numbers", () => {
+    for (const [key, choice] of [
       ["y", "yes"],
-      ["A", "always"],
+      ["E", "allowEdits"],
+      ["a", "always"],
       ["n", "no"],
+      ["1", "yes"],
+      ["4", "no"],
     ] as const) {
       const q = question();
       q.press(key, ANSWER_GRACE_MS);
-      expect(q.answers).toEqual([answer]);
+      expect(q.chosen()).toEqual([]); // held: a key may follow
+      q.settle();
+      expect(q.chosen()).toEqual([choice]);
       expect(q.draft()).toBe("");
     }
   });
 
-  it("gives a key typed as the question appears to the prompt", () => {
+  it("↑↓ and Enter pick a choice; Enter too must stand alone", () => {
     const q = question();
-    q.press("y", ANSWER_GRACE_MS - 1);
-    expect(q.answers).toEqual([]);
-    expect(q.draft()).toBe("y");
+    q.press(["\x1b[B", "\x1b[B"], ANSWER_GRACE_MS); // down twice: "always"
+    expect(q.screen()).toMatch(/❯ 3\. Yes, always: save write_file\(new\.txt\)/);
+    q.press("\r", ANSWER_GRACE_MS);
+    q.settle();
+    expect(q.chosen()).toEqual(["always"]);
   });
 
-  it("never answers from a sentence typed in one go, however long after the question it starts", () => {
-    const q = question();
-    q.press("s", 5_000);
-    q.press("ay yes and any");
-    expect(q.answers).toEqual([]);
-    expect(q.draft()).toBe("say yes and any");
-    // Shown under the question, so the typing is seen.
-    expect(q.prompt.render(80).join("\n")).toContain("prompt: say yes and any (typing goes to the prompt)");
-    // After a pause, a key answers again.
-    q.press("n", ANSWER_GRACE_MS);
-    expect(q.answers).toEqual(["no"]);
-    expect(q.draft()).toBe("say yes and any");
+  it("a key typed as the question appears, or one with a key right after it, goes to the prompt", () => {
+    const early = question();
+    early.press("y", ANSWER_GRACE_MS - 1);
+    early.settle();
+    expect(early.chosen()).toEqual([]);
+    expect(early.draft()).toBe("y");
+
+    // "yes do it" typed a second after the question: the y stood alone before, not after.
+    const late = question();
+    late.press("y", 1_000);
+    late.press("es do it");
+    late.settle();
+    expect(late.chosen()).toEqual([]);
+    expect(late.draft()).toBe("yes do it");
+    expect(late.screen()).toContain("prompt: yes do it (typing goes to the prompt)");
+    // Enter with typing in the prompt sends the typing, even after a pause.
+    late.press("\r", ANSWER_GRACE_MS);
+    late.settle();
+    expect(late.chosen()).toEqual([]);
+    expect(late.draft()).toBe("yes do it\r");
+    // After a pause, a lone key answers again.
+    late.press("n", ANSWER_GRACE_MS);
+    late.settle();
+    expect(late.chosen()).toEqual(["no"]);
   });
 
-  it("shows no prompt line while nothing is typed; Esc declines and cancels", () => {
+  it("'no, and tell the model' opens a line whose text goes with the refusal", () => {
     const q = question();
-    expect(q.prompt.render(80).join("\n")).not.toContain("prompt:");
+    q.press("t", ANSWER_GRACE_MS);
+    q.settle();
+    expect(q.screen()).toContain("What should the model do instead?");
+    q.press("use a temp file");
+    q.press("\r");
+    expect(q.chosen()).toEqual(["instead"]);
+    expect(q.instead()).toEqual(["use a temp file"]);
+    expect(q.draft()).toBe("");
+  });
+
+  it("a long diff is cut with a count; Ctrl-O shows all of it before answering", () => {
+    const q = question();
+    expect(q.screen()).toMatch(/… \d+ more lines \(Ctrl-O: the whole diff\)/);
+    expect(q.screen()).not.toContain("+line 60");
+    q.press("\x0f", ANSWER_GRACE_MS);
+    expect(q.screen()).toContain("+line 60");
+    expect(q.chosen()).toEqual([]);
+  });
+
+  it("offers no 'always' when no rule can cover the call, and says which rule 'always' saves", () => {
+    expect(question({ ...writeRequest, alwaysRules: [] }).screen()).not.toContain("always");
+    expect(question().screen()).toContain("Yes, always: save write_file(new.txt)");
+  });
+
+  it("shows no prompt line while nothing is typed; Esc declines and cancels, even with a key held", () => {
+    const q = question();
+    expect(q.screen()).not.toContain("prompt:");
+    q.press("y", ANSWER_GRACE_MS);
     q.prompt.handleInput("\x1b");
+    q.settle();
     expect(q.cancelled()).toBe(1);
-    expect(q.answers).toEqual([]);
+    expect(q.chosen()).toEqual([]);
   });
 });

@@ -108,6 +108,16 @@ function buildProgram(): Command {
     const { runContextCommand } = await import("./context-command.js");
     process.exitCode = await runContextCommand(options);
   });
+  addRunOptions(
+    program
+      .command("acp")
+      .description(
+        "serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs)",
+      ),
+  ).action(async (options) => {
+    const { runAcpCommand } = await import("./acp/acp-command.js");
+    process.exitCode = await runAcpCommand(options);
+  });
   registerSkillsCommand(program);
   registerSessionsCommand(program);
   registerTasksCommand(program);

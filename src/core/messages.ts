@@ -67,6 +67,8 @@ export interface ToolResultMeta {
   keepWhole?: boolean;
   /** Already shortened by the context layer (never shortened twice). */
   shortened?: boolean;
+  /** The model's plan after a `todo_write` (front ends show it: an editor's plan view). */
+  plan?: ReadonlyArray<{ content: string; status: "pending" | "in_progress" | "completed" }>;
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

@@ -11,7 +11,7 @@ import {
   userMessage,
 } from "../core/messages.js";
 import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
-import type { ToolSchema } from "../core/tool.js";
+import type { ToolEffect, ToolSchema } from "../core/tool.js";
 import type { CommandSandbox } from "../sandbox/types.js";
 
 import type { FileChange } from "../tools/file-change.js";
@@ -40,6 +40,13 @@ export interface AgentSessionInit {
   sandbox?: CommandSandbox;
   /** The skills `/name` invokes (front ends complete and check command names with them). */
   skills?: () => ReadonlyArray<InvocableSkill>;
+}
+
+/** A tool call as a front end shows it (see AgentSession.describeCall). */
+export interface CallDescription {
+  effect: ToolEffect;
+  subject?: string;
+  change?: FileChange;
 }
 
 export interface RunOptions {
@@ -186,6 +193,23 @@ export class AgentSession {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * What a call is, for a front end that shows it (an editor over ACP): its tool's effect, its
+   * rule subject (a path, a command) and the file change it would make. Undefined for a tool
+   * the session does not have. Never throws.
+   */
+  describeCall(name: string, args: unknown): CallDescription | undefined {
+    const tool = this.init.tools.get(name);
+    if (!tool) return undefined;
+    let subject: string | undefined;
+    try {
+      subject = tool.ruleSubject?.(args as never, this.init.workspace);
+    } catch {
+      subject = undefined;
+    }
+    return { effect: tool.effect, subject, change: this.previewCall(name, args) };
   }
 
   /** The folder the session works in: paths typed by the user (`@file`) resolve as the tools' do. */

@@ -30,7 +30,8 @@ export function createTodoWriteTool(list: TodoList, options: TodoWriteOptions = 
       list.replace(args.todos);
       const rendered = list.render();
       options.onUpdate?.(rendered, list);
-      return rendered;
+      const plan = list.items.map((item) => ({ content: item.content, status: item.status }));
+      return { content: rendered, meta: { plan } };
     },
   });
 }

@@ -146,6 +146,7 @@ function describeCheck(check: PermissionCheck, mode: string) {
     rule: decision.rule?.text,
     reason: decision.reason,
     ...(decision.action === "ask" ? { cause: decision.cause } : {}),
+    ...(decision.action !== "allow" && decision.notReadOnly ? { notReadOnly: decision.notReadOnly } : {}),
     ...(line
       ? { commands: line.views.map((view) => view.words.map((w) => (w.literal ? w.text : "$…")).join(" ")) }
       : {}),
@@ -166,6 +167,10 @@ function printCheck(
   }
   const why = result.rule ? `rule ${result.rule}` : (result.reason ?? `${mode} mode`);
   process.stdout.write(`${result.decision}: ${describeCall(check.target)}\n  ${why}\n`);
+  if (result.notReadOnly)
+    process.stdout.write(
+      `  not read-only: \`${result.notReadOnly.word}\` in \`${result.notReadOnly.command}\`: ${result.notReadOnly.reason}\n`,
+    );
   if (result.always) process.stdout.write(`  "always" would save: ${result.always.join(", ")}\n`);
   return 0;
 }

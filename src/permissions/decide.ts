@@ -6,7 +6,7 @@ import { findBlockedCommand } from "./block-list.js";
 import type { CommandLine, CommandView, ViewWord } from "./command-line.js";
 import { changesTheWorld, modeVerdict, type PermissionMode } from "./modes.js";
 import { isProtectedPath } from "./protected-paths.js";
-import { readOnlyCall } from "./read-only-commands.js";
+import { type NotReadOnly, readOnlyVerdict } from "./read-only-commands.js";
 import { normalizePath, type RuleSet } from "./rule-set.js";
 import type { PermissionRule, RuleTarget } from "./rules.js";
 import { resolveShellPath, type ShellCommand } from "./shell-syntax.js";
@@ -21,10 +21,23 @@ import { hasGlob, sourceText } from "./shell-words.js";
  */
 export type AskCause = "rule" | "protected" | "unclear" | "hook" | "unruled";
 
+/** The command on the read-only list that a call made not read-only: its text, the word and why. */
+export interface NotReadOnlyCommand {
+  command: string;
+  word: string;
+  reason: string;
+}
+
 export type PermissionDecision =
   | { action: "allow"; rule?: PermissionRule; reason?: string }
-  | { action: "ask"; reason: string; cause: AskCause; rule?: PermissionRule }
-  | { action: "deny"; reason: string; rule?: PermissionRule };
+  | {
+      action: "ask";
+      reason: string;
+      cause: AskCause;
+      rule?: PermissionRule;
+      notReadOnly?: NotReadOnlyCommand;
+    }
+  | { action: "deny"; reason: string; rule?: PermissionRule; notReadOnly?: NotReadOnlyCommand };
 
 /** Everything a decision depends on besides the call. */
 export interface PermissionPolicy {
@@ -187,7 +200,9 @@ function decideCommand(
   }
 
   const coverage = coverLine(target.tool, line, policy);
-  if (policy.mode === "plan" && !coverage.readOnly) return planDenial(label, false);
+  const why = notReadOnlyNote(coverage.notReadOnly);
+  const explained = coverage.notReadOnly ? { notReadOnly: coverage.notReadOnly } : {};
+  if (policy.mode === "plan" && !coverage.readOnly) return { ...planDenial(label, false, why), ...explained };
 
   for (const written of [...line.fileWrites, ...line.argumentWrites]) {
     const real = realPathOf(written);
@@ -237,8 +252,16 @@ function decideCommand(
   return {
     action: "ask",
     cause: "unruled",
-    reason: `${label} runs a command and no rule allows it${uncovered}`,
+    reason: `${label} runs a command and no rule allows it${uncovered}${why}`,
+    ...explained,
   };
+}
+
+/** `; \`sort\` is read-only, but \`--compress-prog=sh\` (--compress-program) runs a program`. */
+function notReadOnlyNote(notReadOnly: Coverage["notReadOnly"]): string {
+  if (!notReadOnly) return "";
+  const name = notReadOnly.command.split(" ")[0];
+  return `; \`${name}\` is on the read-only list, but not this call: ${notReadOnly.reason}`;
 }
 
 interface Coverage {
@@ -254,6 +277,8 @@ interface Coverage {
   uncovered?: string;
   /** A file the line writes that neither the mode nor a write_file rule allows (relative path). */
   uncoveredWrite?: string;
+  /** The first command on the read-only list that this call makes not read-only, and why. */
+  notReadOnly?: NotReadOnlyCommand;
 }
 
 /**
@@ -272,10 +297,13 @@ function coverLine(tool: string, line: CommandLine, policy: PermissionPolicy): C
   let first: PermissionRule | undefined = exact;
   let readOnly = true;
   let uncovered: string | undefined;
+  let notReadOnly: Coverage["notReadOnly"];
   for (const command of line.commands) {
     const words = command.words.map((word) => sourceText(word.source));
-    const isReadOnly = policy.readOnlyCommands && readOnlyInside(command, words, policy);
+    const verdict = policy.readOnlyCommands ? readOnlyInside(command, words, policy) : false;
+    const isReadOnly = verdict === true;
     if (!isReadOnly) readOnly = false;
+    if (verdict !== true && verdict !== false) notReadOnly ??= { ...verdict, command: words.join(" ") };
     if (exact) continue;
     const rule = policy.allow.matchCommand(tool, words.map(literalWord), {
       basename: false,
@@ -290,12 +318,12 @@ function coverLine(tool: string, line: CommandLine, policy: PermissionPolicy): C
     if (DEVICE_TARGETS.has(written)) continue;
     readOnly = false;
     if (!isInside(real, policy.root))
-      return { covered: false, readOnly, problem: `a write outside the workspace (${real})` };
+      return { covered: false, readOnly, problem: `a write outside the workspace (${real})`, notReadOnly };
     if (policy.mode === "acceptEdits" || policy.allow.matchPath(WRITE_RULE_TOOL, real, policy.root)) continue;
     uncoveredWrite ??= displayPath(real, policy.root);
   }
   const covered = uncovered === undefined && uncoveredWrite === undefined;
-  return { covered, rule: first, readOnly, uncovered, uncoveredWrite };
+  return { covered, rule: first, readOnly, uncovered, uncoveredWrite, notReadOnly };
 }
 
 /** Why one command is not plain (literal words, redirections inside the workspace); undefined when it is. */
@@ -324,26 +352,40 @@ function plainProblem(command: ShellCommand, policy: PermissionPolicy): string |
 
 const DEVICE_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 
-/** A read-only command whose path arguments and input redirections stay inside the workspace. */
-function readOnlyInside(command: ShellCommand, words: string[], policy: PermissionPolicy): boolean {
-  const call = readOnlyCall(words);
-  if (!call) return false;
+/**
+ * A read-only command whose path arguments and input redirections stay inside the workspace:
+ * true; false when the command is not on the read-only list; otherwise the word that makes
+ * this call not read-only.
+ */
+function readOnlyInside(
+  command: ShellCommand,
+  words: string[],
+  policy: PermissionPolicy,
+): boolean | NotReadOnly {
+  const verdict = readOnlyVerdict(words);
+  if (!verdict) return false;
+  if ("notReadOnly" in verdict) return verdict.notReadOnly;
+  const unknownFolder: NotReadOnly = {
+    word: words[0],
+    reason: "it runs after a cd to a folder hx cannot tell",
+  };
   // Files its redirections write are judged as writes (see coverLine); what it reads must stay inside.
   for (const redirect of command.redirects) {
     if (!redirect.target || redirect.operator !== "<") continue;
-    if (command.cwd === undefined) return false;
+    if (command.cwd === undefined) return unknownFolder;
     const input = realPathOf(resolveShellPath(redirect.target, command.cwd, policy.home ?? os.homedir()));
-    if (!isInside(input, policy.root) && input !== "/dev/null") return false;
+    if (!isInside(input, policy.root) && input !== "/dev/null")
+      return { word: sourceText(redirect.target.source), reason: `${input} is outside the workspace` };
   }
-  if (!call.pathArguments) return true;
-  if (command.cwd === undefined) return false;
+  if (!verdict.pathArguments) return true;
+  if (command.cwd === undefined) return unknownFolder;
   const home = policy.home ?? os.homedir();
   for (const word of command.words.slice(1)) {
     const text = sourceText(word.source);
     const value = text.startsWith("-") ? (text.includes("=") ? text.slice(text.indexOf("=") + 1) : "") : text;
     if (value === "") continue;
     const resolved = realPathOf(resolveShellPath({ ...word, source: value }, command.cwd, home));
-    if (!isInside(resolved, policy.root)) return false;
+    if (!isInside(resolved, policy.root)) return { word: text, reason: `${resolved} is outside the workspace` };
   }
   return true;
 }
@@ -373,11 +415,11 @@ function viewNote(view: CommandView, target: RuleTarget): string {
   return ` (in \`${text.length > 80 ? `${text.slice(0, 77)}...` : text}\`)`;
 }
 
-function planDenial(label: string, writes: boolean): PermissionDecision {
+function planDenial(label: string, writes: boolean, why = ""): PermissionDecision {
   const what = writes ? "changes files" : "runs a command that is not read-only";
   return {
     action: "deny",
-    reason: `plan mode is read-only and ${label} ${what}. Finish the plan and present it; the user can leave plan mode with --permission-mode default.`,
+    reason: `plan mode is read-only and ${label} ${what}${why}. Finish the plan and present it; the user can leave plan mode with --permission-mode default.`,
   };
 }
 

@@ -208,6 +208,18 @@ function alwaysRules(
     const rule = `${target.tool}(${spelled.join(" ")})`;
     if (!rules.includes(rule)) rules.push(rule);
   }
+  // What a wrapper runs (`timeout 5 rm x` runs `rm x`) needs its own rule.
+  for (const view of line.views) {
+    if (!view.runBy) continue;
+    if (!view.words.every((word) => word.literal)) return [];
+    const words = view.words.map((word) => word.text);
+    if (allow.matchCommand(target.tool, view.words, { basename: false, dynamicMatches: false })) continue;
+    if (readOnlyCommands && readOnlyCall(words)) continue;
+    const spelled = words.map(patternWord);
+    if (spelled.some((word) => word === undefined)) return [];
+    const rule = `${target.tool}(${spelled.join(" ")})`;
+    if (!rules.includes(rule)) rules.push(rule);
+  }
   for (const written of line.fileWrites) {
     const real = realPathOf(written);
     if (!isInside(real, root) || allow.matchPath(WRITE_RULE_TOOL, real, root)) continue;

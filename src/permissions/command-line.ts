@@ -28,6 +28,12 @@ export interface CommandView {
   words: ViewWord[];
   /** The folder it runs in; undefined when a `cd` went somewhere unknown. */
   cwd: string | undefined;
+  /**
+   * Set when a program of the line runs this one from its arguments (`timeout 5 rm x`,
+   * `xargs rm`, `find -exec rm {} ;`, `parallel rm`): the command of the line it comes from and
+   * the program that runs it. An allow rule for that command does not cover this one.
+   */
+  runBy?: { command: ShellCommand; program: string };
 }
 
 /** A command line read the way bash will run it: the facts every permission decision uses. */
@@ -85,6 +91,8 @@ class LineReader {
   private readonly home: string;
   private readonly functions = new Map<string, { callsItself: boolean }>();
   private readonly called = new Set<string>();
+  /** The command of the line being looked through (views found inside it point back to it). */
+  private origin: ShellCommand | undefined;
 
   constructor(
     private readonly parser: BashParser,
@@ -139,7 +147,10 @@ class LineReader {
       this.line.features.push(...script.features);
     }
     for (const [name, fn] of script.functions) this.functions.set(name, fn);
-    for (const command of script.commands) this.command(command, depth);
+    for (const command of script.commands) {
+      if (top) this.origin = command;
+      this.command(command, depth);
+    }
   }
 
   private command(command: ShellCommand, depth: number): void {
@@ -166,8 +177,11 @@ class LineReader {
     this.view(words, command, depth);
   }
 
-  /** Records a view and looks through wrappers, shells, interpreters and `find -exec`. */
-  private view(words: ViewWord[], command: ShellCommand, depth: number): void {
+  /**
+   * Records a view and looks through wrappers, shells, interpreters and `find -exec`;
+   * `runBy` names the program that runs these words from its arguments.
+   */
+  private view(words: ViewWord[], command: ShellCommand, depth: number, runBy?: string): void {
     if (this.line.views.length >= MAX_VIEWS) {
       this.line.parseError ??= `it runs more than ${MAX_VIEWS} commands`;
       return;
@@ -178,7 +192,11 @@ class LineReader {
       return;
     }
     const name = path.basename(first.text);
-    this.line.views.push({ words: [{ ...first, text: name }, ...args], cwd: command.cwd });
+    this.line.views.push({
+      words: [{ ...first, text: name }, ...args],
+      cwd: command.cwd,
+      ...(runBy && this.origin ? { runBy: { command: this.origin, program: runBy } } : {}),
+    });
     if (this.functions.has(name)) this.called.add(name);
     if (depth >= MAX_DEPTH) {
       this.computed(`it nests commands more than ${MAX_DEPTH} deep`);
@@ -190,8 +208,14 @@ class LineReader {
       const inner = unwrap(wrapper, args, (word) => (word.literal ? word.text : undefined));
       if (!inner) return;
       if (name === "watch") this.script(inner.map(wordText).join(" "), command.cwd, depth + 1);
-      else if (name === "xargs") this.view(xargsCommand(inner, args), command, depth + 1);
-      else this.view(inner, command, depth + 1);
+      else if (name === "xargs") {
+        for (const run of xargsCommands(inner, args, this.literalInput(command)))
+          this.view(run, command, depth + 1, name);
+      } else this.view(inner, command, depth + 1, name);
+      return;
+    }
+    if (name === "parallel") {
+      this.parallel(args, command, depth);
       return;
     }
     if (SHELLS.has(name)) {
@@ -311,6 +335,63 @@ class LineReader {
   }
 
   /**
+   * What a command reads on stdin when it is written out in the line (a here-string or
+   * here-document, `echo … |`), or undefined.
+   */
+  private literalInput(command: ShellCommand): string | undefined {
+    const fed = command.redirects.filter((redirect) => redirect.feedsText).at(-1);
+    if (fed) return fed.input;
+    if (command.redirects.some((redirect) => redirect.operator === "<" && redirect.target)) return undefined;
+    return command.piped && command.pipedFrom ? echoedText(command.pipedFrom) : undefined;
+  }
+
+  /**
+   * GNU parallel: `parallel [options] COMMAND ::: ARGS` runs COMMAND (through a shell) once
+   * per argument, `{}` replaced by it or the argument added at the end; arguments come from
+   * `:::` or stdin (one per line). Without a command, the lines of stdin are the commands.
+   */
+  private parallel(args: ViewWord[], command: ShellCommand, depth: number): void {
+    let i = 0;
+    while (i < args.length && args[i].literal && args[i].text.startsWith("-") && !args[i].text.startsWith(":::")) {
+      const text = args[i].text;
+      i += PARALLEL_VALUE_OPTIONS.has(text) ? 2 : 1;
+    }
+    const separator = args.findIndex((word, j) => j >= i && /^:::[:+]*$/.test(word.text));
+    const template = args.slice(i, separator === -1 ? args.length : separator);
+    if (template.some((word) => !word.literal)) {
+      this.computed("parallel runs a command computed at run time");
+      return;
+    }
+    let inputs: string[] | undefined;
+    if (separator !== -1) {
+      const given = args.slice(separator + 1).filter((word) => !/^:::[:+]*$/.test(word.text));
+      inputs = given.every((word) => word.literal) ? given.map((word) => word.text) : undefined;
+    } else {
+      const fed = this.literalInput(command);
+      inputs = fed === undefined ? undefined : fed.split("\n").filter((line) => line.trim() !== "");
+    }
+    if (template.length === 0) {
+      // The input lines are the commands.
+      if (inputs === undefined) this.computed("it pipes commands computed at run time into parallel");
+      else for (const line of inputs.slice(0, MAX_INPUTS)) this.script(line, command.cwd, depth + 1);
+      return;
+    }
+    const text = template.map(wordText).join(" ");
+    const runs = (inputs ?? [PARALLEL_INPUT]).slice(0, MAX_INPUTS).map((input) => {
+      const quoted = input === PARALLEL_INPUT ? input : shellQuote(input);
+      return /\{[^}]*\}/.test(text) ? text.replace(/\{[^}\s]*\}/g, quoted) : `${text} ${quoted}`;
+    });
+    const before = this.line.views.length;
+    for (const run of runs) this.script(run, command.cwd, depth + 1);
+    for (const view of this.line.views.slice(before)) {
+      if (this.origin) view.runBy ??= { command: this.origin, program: "parallel" };
+      for (const [j, word] of view.words.entries())
+        if (word.text.includes(PARALLEL_INPUT))
+          view.words[j] = { text: DYNAMIC, literal: false, splits: false, glob: false, fromInput: true };
+    }
+  }
+
+  /**
    * What a command reads on stdin when that is program text: a here-document or here-string,
    * or `echo '…' |` before it. Anything else piped in is computed at run time.
    */
@@ -333,7 +414,7 @@ class LineReader {
       if (!["-exec", "-execdir", "-ok", "-okdir"].includes(args[i].text)) continue;
       const end = args.findIndex((word, j) => j > i && (word.text === ";" || word.text === "+"));
       const inner = args.slice(i + 1, end === -1 ? args.length : end);
-      if (inner.length > 0) this.view(inner, command, depth + 1);
+      if (inner.length > 0) this.view(inner, command, depth + 1, "find");
       i = end === -1 ? args.length : end;
     }
   }
@@ -429,24 +510,94 @@ function viewWords(word: ShellWord): ViewWord[] {
   }));
 }
 
+/** Most inputs of xargs or parallel written out in the line that are looked at one by one. */
+const MAX_INPUTS = 64;
+
+/** Options of GNU parallel that take the next word as their value. */
+const PARALLEL_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "-j",
+  "--jobs",
+  "-S",
+  "--sshlogin",
+  "-a",
+  "--arg-file",
+  "-d",
+  "--delimiter",
+  "-E",
+  "-I",
+  "-n",
+  "--max-args",
+  "-N",
+  "-L",
+  "--max-lines",
+  "-s",
+  "--max-chars",
+  "--colsep",
+  "-C",
+  "--results",
+  "--joblog",
+  "--tmpdir",
+  "--timeout",
+  "--delay",
+  "--retries",
+  "--load",
+  "--memfree",
+  "--tag-string",
+  "--header",
+  "--basefile",
+  "--workdir",
+]);
+
+/** Stands for an argument parallel reads at run time (replaced by a computed word in the views). */
+const PARALLEL_INPUT = "hx-parallel-input";
+
+function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_./=:,@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 /**
- * The command xargs runs: its words, then words read from stdin at run time. With
- * `-I R` (or `-i`), the words holding R are computed at run time instead.
+ * The commands xargs runs: its words, then the words it reads from stdin. When stdin is
+ * written out in the line (`echo / | xargs rm -rf`, `xargs rm <<< /`) and holds no quote or
+ * backslash, those are its words (with `-I R`, one command per line, R replaced); otherwise
+ * they are computed at run time.
  */
-function xargsCommand(inner: ViewWord[], xargsArgs: ViewWord[]): ViewWord[] {
+function xargsCommands(inner: ViewWord[], xargsArgs: ViewWord[], input: string | undefined): ViewWord[][] {
   const computed: ViewWord = { text: DYNAMIC, literal: false, splits: true, glob: false, fromInput: true };
   let replace: string | undefined;
+  let lines = false;
+  let delimited = false;
   for (const [i, arg] of xargsArgs.entries()) {
     const text = arg.text;
+    if (text === "-0" || text === "--null" || /^-d|^--delimiter/.test(text)) delimited = true;
+    if (/^-L|^--max-lines|^-l/.test(text)) lines = true;
+    if (replace !== undefined) continue;
     if (text === "-I") replace = xargsArgs[i + 1]?.text;
     else if (text.startsWith("-I")) replace = text.slice(2);
     else if (text === "-i" || text === "--replace") replace = "{}";
     else if (text.startsWith("-i")) replace = text.slice(2);
     else if (text.startsWith("--replace=")) replace = text.slice(10);
-    if (replace !== undefined) break;
   }
-  if (!replace) return [...inner, computed];
-  return inner.map((word) => (word.text.includes(replace) ? { ...computed, splits: false } : word));
+  const literal = input !== undefined && !delimited && !/['"\\]/.test(input) ? input : undefined;
+  const word = (text: string): ViewWord => ({ text, literal: true, splits: false, glob: false });
+  if (!replace) {
+    if (literal === undefined) return [[...inner, computed]];
+    const items = literal.split(/\s+/).filter(Boolean).slice(0, MAX_INPUTS);
+    if (!lines) return [[...inner, ...items.map(word)]];
+    return literal
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .slice(0, MAX_INPUTS)
+      .map((line) => [...inner, ...line.trim().split(/\s+/).map(word)]);
+  }
+  const token = replace;
+  if (literal === undefined)
+    return [inner.map((w) => (w.text.includes(token) ? { ...computed, splits: false } : w))];
+  return literal
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(0, MAX_INPUTS)
+    .map((line) => inner.map((w) => (w.text.includes(token) ? { ...w, text: w.text.replaceAll(token, line) } : w)));
 }
 
 /** A word's text for re-reading as script text: parts computed at run time stay {@link DYNAMIC}. */
@@ -494,8 +645,11 @@ function echoedText(command: ShellCommand): string | undefined {
     return interprets && text.includes("\\") ? undefined : text;
   }
   if (name === "printf") {
-    const text = args.join(" ");
-    return /[%\\]/.test(text) ? undefined : text;
+    // The format alone, with only simple escapes (\n, \t, \\) to decode.
+    if (args.length !== 1 || args[0].includes("%")) return undefined;
+    const simple = args[0].replace(/\\[nt\\]/g, "");
+    if (simple.includes("\\")) return undefined;
+    return args[0].replace(/\\([nt\\])/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : "\\"));
   }
   return undefined;
 }

@@ -5,6 +5,7 @@ import { isInside, realPathOf } from "../tools/workspace.js";
 import { findBlockedCommand } from "./block-list.js";
 import type { CommandLine, CommandView, ViewWord } from "./command-line.js";
 import { changesTheWorld, modeVerdict, type PermissionMode } from "./modes.js";
+import { programOption } from "./program-options.js";
 import { isProtectedPath } from "./protected-paths.js";
 import { type NotReadOnly, readOnlyVerdict } from "./read-only-commands.js";
 import { normalizePath, type RuleSet } from "./rule-set.js";
@@ -247,7 +248,8 @@ function decideCommand(
       reason: `${label} writes ${coverage.uncoveredWrite} and no rule allows writing it (in acceptEdits mode writes inside the workspace run)`,
     };
   }
-  const several = line.commands.length > 1;
+  const whole = coverage.uncovered === line.commands[0]?.words.map((word) => sourceText(word.source)).join(" ");
+  const several = line.commands.length > 1 || !whole;
   const uncovered = coverage.uncovered && several ? ` (no rule allows \`${coverage.uncovered}\`)` : "";
   return {
     action: "ask",
@@ -298,8 +300,16 @@ function coverLine(tool: string, line: CommandLine, policy: PermissionPolicy): C
   let readOnly = true;
   let uncovered: string | undefined;
   let notReadOnly: Coverage["notReadOnly"];
+  const ruled = new Set<ShellCommand>();
   for (const command of line.commands) {
     const words = command.words.map((word) => sourceText(word.source));
+    const runs = programOption(words);
+    if (runs)
+      return {
+        covered: false,
+        readOnly: false,
+        problem: `\`${runs}\`, with which ${words[0]} runs a program of the caller's choosing`,
+      };
     const verdict = policy.readOnlyCommands ? readOnlyInside(command, words, policy) : false;
     const isReadOnly = verdict === true;
     if (!isReadOnly) readOnly = false;
@@ -309,8 +319,21 @@ function coverLine(tool: string, line: CommandLine, policy: PermissionPolicy): C
       basename: false,
       dynamicMatches: false,
     });
-    if (rule) first ??= rule;
-    else if (!isReadOnly) uncovered ??= words.join(" ");
+    if (rule) {
+      first ??= rule;
+      if (!isReadOnly) ruled.add(command);
+    } else if (!isReadOnly) uncovered ??= words.join(" ");
+  }
+  // What a ruled command runs from its arguments (`timeout 5 rm x`, `xargs rm`, `find -exec`)
+  // needs a rule of its own: `bash(xargs *)` does not allow every command.
+  if (!exact) {
+    for (const view of line.views) {
+      if (!view.runBy || !ruled.has(view.runBy.command) || uncovered !== undefined) continue;
+      const options = { basename: false, dynamicMatches: false };
+      if (policy.allow.matchCommand(tool, view.words, options)) continue;
+      if (policy.readOnlyCommands && readOnlyView(view, policy)) continue;
+      uncovered = view.words.map((word) => (word.literal ? word.text : "$…")).join(" ");
+    }
   }
   let uncoveredWrite: string | undefined;
   for (const written of line.fileWrites) {
@@ -388,6 +411,20 @@ function readOnlyInside(
     if (!isInside(resolved, policy.root)) return { word: text, reason: `${resolved} is outside the workspace` };
   }
   return true;
+}
+
+/** A command a wrapper runs that is read-only with every word literal and its paths inside the workspace. */
+function readOnlyView(view: CommandView, policy: PermissionPolicy): boolean {
+  if (!view.words.every((word) => word.literal) || view.cwd === undefined) return false;
+  const texts = view.words.map((word) => word.text);
+  const call = readOnlyVerdict(texts);
+  if (!call || !("pathArguments" in call)) return false;
+  if (!call.pathArguments) return true;
+  const cwd = view.cwd;
+  return texts.slice(1).every((text) => {
+    const value = text.startsWith("-") ? (text.includes("=") ? text.slice(text.indexOf("=") + 1) : "") : text;
+    return value === "" || (!value.startsWith("~") && isInside(realPathOf(path.resolve(cwd, value)), policy.root));
+  });
 }
 
 function literalWord(text: string): ViewWord {

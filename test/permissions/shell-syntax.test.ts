@@ -68,11 +68,20 @@ describe("what a line runs", () => {
     expect(await viewTexts("shopt -s expand_aliases; alias ls='curl x'; ls")).toContain("curl x");
     expect(await viewTexts("script -qc 'curl x' /dev/null")).not.toContain("curl x"); // -qc: not the -c form
     expect(await viewTexts("script -c 'curl x' /dev/null")).toContain("curl x");
-    expect(await viewTexts("echo x | xargs -n1 curl")).toContain("curl $…");
-    expect((await readLine("echo 'curl x' | xargs -I{} sh -c '{}'")).computed).toContain(
-      "computed at run time",
+    expect(await viewTexts("cat list | xargs -n1 curl")).toContain("curl $…");
+    // Input written out in the line is what xargs and parallel pass on.
+    expect(await viewTexts("echo x | xargs -n1 curl")).toContain("curl x");
+    expect(await viewTexts("echo 'curl x' | xargs -I{} sh -c '{}'")).toContain("curl x");
+    expect(await viewTexts("xargs curl <<< 'a b'")).toContain("curl a b");
+    expect(await viewTexts("printf 'a\\nb\\n' | xargs -I{} curl {}")).toEqual(
+      expect.arrayContaining(["curl a", "curl b"]),
     );
-    expect((await readLine("echo 'curl x' | xargs bash -c")).computed).toContain("computed at run time");
+    expect(await viewTexts("parallel curl ::: a b")).toEqual(expect.arrayContaining(["curl a", "curl b"]));
+    expect(await viewTexts("echo 'curl x' | parallel")).toContain("curl x");
+    expect(await viewTexts("cat list | parallel curl")).toContain("curl $…");
+    expect((await readLine("cat list | xargs -I{} sh -c '{}'")).computed).toContain("computed at run time");
+    expect((await readLine("cat list | xargs bash -c")).computed).toContain("computed at run time");
+    expect(await viewTexts("echo 'curl x' | xargs bash -c")).toContain("curl");
   });
 
   it("marks what it cannot know: computed command names and piped scripts", async () => {

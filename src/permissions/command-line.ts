@@ -352,7 +352,12 @@ class LineReader {
    */
   private parallel(args: ViewWord[], command: ShellCommand, depth: number): void {
     let i = 0;
-    while (i < args.length && args[i].literal && args[i].text.startsWith("-") && !args[i].text.startsWith(":::")) {
+    while (
+      i < args.length &&
+      args[i].literal &&
+      args[i].text.startsWith("-") &&
+      !args[i].text.startsWith(":::")
+    ) {
       const text = args[i].text;
       i += PARALLEL_VALUE_OPTIONS.has(text) ? 2 : 1;
     }
@@ -597,7 +602,9 @@ function xargsCommands(inner: ViewWord[], xargsArgs: ViewWord[], input: string |
     .map((line) => line.trim())
     .filter(Boolean)
     .slice(0, MAX_INPUTS)
-    .map((line) => inner.map((w) => (w.text.includes(token) ? { ...w, text: w.text.replaceAll(token, line) } : w)));
+    .map((line) =>
+      inner.map((w) => (w.text.includes(token) ? { ...w, text: w.text.replaceAll(token, line) } : w)),
+    );
 }
 
 /** A word's text for re-reading as script text: parts computed at run time stay {@link DYNAMIC}. */

@@ -248,7 +248,8 @@ function decideCommand(
       reason: `${label} writes ${coverage.uncoveredWrite} and no rule allows writing it (in acceptEdits mode writes inside the workspace run)`,
     };
   }
-  const whole = coverage.uncovered === line.commands[0]?.words.map((word) => sourceText(word.source)).join(" ");
+  const whole =
+    coverage.uncovered === line.commands[0]?.words.map((word) => sourceText(word.source)).join(" ");
   const several = line.commands.length > 1 || !whole;
   const uncovered = coverage.uncovered && several ? ` (no rule allows \`${coverage.uncovered}\`)` : "";
   return {
@@ -408,7 +409,8 @@ function readOnlyInside(
     const value = text.startsWith("-") ? (text.includes("=") ? text.slice(text.indexOf("=") + 1) : "") : text;
     if (value === "") continue;
     const resolved = realPathOf(resolveShellPath({ ...word, source: value }, command.cwd, home));
-    if (!isInside(resolved, policy.root)) return { word: text, reason: `${resolved} is outside the workspace` };
+    if (!isInside(resolved, policy.root))
+      return { word: text, reason: `${resolved} is outside the workspace` };
   }
   return true;
 }
@@ -423,7 +425,9 @@ function readOnlyView(view: CommandView, policy: PermissionPolicy): boolean {
   const cwd = view.cwd;
   return texts.slice(1).every((text) => {
     const value = text.startsWith("-") ? (text.includes("=") ? text.slice(text.indexOf("=") + 1) : "") : text;
-    return value === "" || (!value.startsWith("~") && isInside(realPathOf(path.resolve(cwd, value)), policy.root));
+    return (
+      value === "" || (!value.startsWith("~") && isInside(realPathOf(path.resolve(cwd, value)), policy.root))
+    );
   });
 }
 

@@ -79,7 +79,15 @@ function compile(table: OptionTable): CompiledTable {
     const suffix = match[2];
     long.set(
       match[1],
-      suffix === "=" ? 1 : suffix === "=2" ? 2 : suffix === "?" ? "optional" : suffix === "=?" ? "unlessLast" : 0,
+      suffix === "="
+        ? 1
+        : suffix === "=2"
+          ? 2
+          : suffix === "?"
+            ? "optional"
+            : suffix === "=?"
+              ? "unlessLast"
+              : 0,
     );
   }
   const dashes = table.singleDash ? "-" : "--";
@@ -210,7 +218,8 @@ function readShort(
     const name = `-${letter}`;
     const danger = t.table.unsafe?.[name];
     const inCluster = word.length > 2 ? ` (in \`${word}\`)` : "";
-    if (danger !== undefined) return { fail: { ok: false, word, reason: `\`${name}\`${inCluster} ${danger}` } };
+    if (danger !== undefined)
+      return { fail: { ok: false, word, reason: `\`${name}\`${inCluster} ${danger}` } };
     const arity = t.short.get(letter);
     if (arity === undefined)
       return {
@@ -252,7 +261,8 @@ function checkOperands(
   }
   if (table.operandPattern) {
     const bad = operands.find((operand) => !table.operandPattern?.pattern.test(operand));
-    if (bad !== undefined) return { ok: false, word: bad, reason: `\`${bad}\` ${table.operandPattern.otherwise}` };
+    if (bad !== undefined)
+      return { ok: false, word: bad, reason: `\`${bad}\` ${table.operandPattern.otherwise}` };
   }
   const only = table.operandsOnlyWith;
   if (only && operands.length > 0 && !options.some((option) => only.options.includes(option.name))) {

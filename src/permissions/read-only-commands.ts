@@ -54,7 +54,11 @@ function refusal(result: ReturnType<typeof parseOptions>): NotReadOnly | undefin
 }
 
 /** The program's own options (git's), then a read-only subcommand with its own table. */
-function subcommandRefusal(spec: ReadOnlySpec, args: readonly string[], name: string): NotReadOnly | undefined {
+function subcommandRefusal(
+  spec: ReadOnlySpec,
+  args: readonly string[],
+  name: string,
+): NotReadOnly | undefined {
   const own = parseOptions(spec.options, args, name);
   if (!own.ok) return refusal(own);
   const [subcommand, ...rest] = own.operands;

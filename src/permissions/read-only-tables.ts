@@ -30,7 +30,19 @@ const INFO = ["help", "version"];
 
 const CHECKSUM: OptionTable = {
   short: "bctwz",
-  long: ["binary", "check", "tag", "text", "zero", "ignore-missing", "quiet", "status", "strict", "warn", ...INFO],
+  long: [
+    "binary",
+    "check",
+    "tag",
+    "text",
+    "zero",
+    "ignore-missing",
+    "quiet",
+    "status",
+    "strict",
+    "warn",
+    ...INFO,
+  ],
 };
 
 const GREP: OptionTable = {
@@ -398,7 +410,7 @@ const COMMANDS: Readonly<Record<string, ReadOnlySpec>> = {
   egrep: reader(GREP),
   fgrep: reader(GREP),
   rg: reader({
-    short: "abcFHhiILlNnopPqSsUuvVwxz0.A:B:C:E:e:f:g:j:M:m:r:t:T:d:",
+    short: "abcFHhiILlNnopPqSsUuvVwx0.A:B:C:E:e:f:g:j:M:m:r:t:T:d:",
     abbreviations: false,
     long: [
       "after-context=",
@@ -603,7 +615,7 @@ const COMMANDS: Readonly<Record<string, ReadOnlySpec>> = {
     },
   }),
   diff: reader({
-    short: "abBcdeEfHilnNpqrsStTuvwyZC:D:F:I:L:S:U:W:x:X:",
+    short: "abBcdeEfHilnNpqrstTuvwyZC:D:F:I:L:S:U:W:x:X:",
     long: [
       "normal",
       "brief",
@@ -887,9 +899,11 @@ const GIT_GLOBAL: OptionTable = {
   ],
   unsafe: {
     "-c": "sets git configuration, which can run programs (core.pager, core.fsmonitor, diff.external)",
-    "--config-env": "sets git configuration, which can run programs (core.pager, core.fsmonitor, diff.external)",
+    "--config-env":
+      "sets git configuration, which can run programs (core.pager, core.fsmonitor, diff.external)",
     "--exec-path": "runs git's helper programs from the folder it names",
-    "--git-dir": "reads a repository (and its configuration, which can run programs) from the folder it names",
+    "--git-dir":
+      "reads a repository (and its configuration, which can run programs) from the folder it names",
     "--work-tree": "points git at another work tree",
     "--bare": "reads the configuration of the current folder as a repository's",
     "-p": "starts a pager",
@@ -1162,8 +1176,15 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = {
   show: GIT_LOG,
   shortlog: {
     ...GIT_LOG,
-    short: `${GIT_LOG.short}nsecw::`,
-    long: [...(GIT_LOG.long ?? []), "numbered", "summary", "email", "committer", "group="],
+    short: redefineShort(GIT_LOG.short ?? "", "nsecw::"),
+    long: [
+      ...(GIT_LOG.long ?? []).filter((entry) => entry !== "committer=" && entry !== "summary"),
+      "numbered",
+      "summary",
+      "email",
+      "committer",
+      "group=",
+    ],
   },
   blame: {
     short: "bltfnsewpcM::C::S:L:",
@@ -1296,15 +1317,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = {
   // Listing only: with a name (and no --list) they create a branch or a tag.
   branch: {
     short: "arlviq",
-    long: [
-      "all",
-      "remotes",
-      "list",
-      "verbose",
-      "quiet",
-      "show-current",
-      ...GIT_LIST_REFS,
-    ],
+    long: ["all", "remotes", "list", "verbose", "quiet", "show-current", ...GIT_LIST_REFS],
     unsafe: {
       "-d": "deletes a branch",
       "-D": "deletes a branch",
@@ -1410,6 +1423,12 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = {
     extraOperand: "is a remote subcommand (only the listing is read-only)",
   },
 };
+
+/** A getopt string with the letters of `extra` taking their meaning from `extra`. */
+function redefineShort(base: string, extra: string): string {
+  const letters = new Set(extra.replaceAll(":", ""));
+  return base.replace(/[A-Za-z0-9](:{0,2})/g, (entry) => (letters.has(entry[0]) ? "" : entry)) + extra;
+}
 
 /** Every read-only command, git with its subcommands. */
 export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlySpec>> = {

@@ -14,7 +14,7 @@ import {
   type ResultSubtype,
   resultObject,
 } from "./output-formats.js";
-import { prepareRun } from "./prepare-run.js";
+import { type PreparedRun, prepareRun } from "./prepare-run.js";
 import { costOf, createPriceTable } from "./prices.js";
 import { type RunFlags, UsageError } from "./run-config.js";
 import { fitTaskToWindow } from "./task-input.js";
@@ -26,6 +26,10 @@ import { VERSION } from "./version.js";
 /** Flags of headless runs only (`hx agent`, `hx -p`); docs/headless.md. */
 export interface HeadlessFlags {
   outputSchema?: string;
+  /** Permission rules added to `permissions.allow` for this run. */
+  allowedTools?: string[];
+  /** Folders added to `skills.paths` for this run. */
+  skillsPath?: string[];
   maxBudgetUsd?: string;
   maxBudgetTokens?: string;
   /** False with `--no-session-persistence`. */
@@ -43,7 +47,7 @@ export const EXIT = { ok: 0, error: 1, usage: 2, budget: 3, sigint: 130, sigterm
 export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFlags): Promise<number> {
   const started = performance.now();
   const headless = readHeadlessFlags(flags);
-  const prepared = await prepareRun(flags);
+  const prepared = withHeadlessSettings(await prepareRun(flags), flags);
   const { config } = prepared;
   const price = createPriceTable(prepared.settings.merged.prices).priceOf(prepared.model);
   if (headless.maxBudgetUsd !== undefined && !price) {
@@ -191,6 +195,33 @@ export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFl
   // Cancelled by a signal: the shell's convention for "interrupted" (128 + the signal's number).
   if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
   return code;
+}
+
+/** `--allowed-tools` and `--skills-path` on top of the settings, as if written in them (flags > settings). */
+function withHeadlessSettings(prepared: PreparedRun, flags: HeadlessFlags): PreparedRun {
+  if (!flags.allowedTools?.length && !flags.skillsPath?.length) return prepared;
+  const merged = prepared.settings.merged;
+  const cwd = prepared.cwd;
+  return {
+    ...prepared,
+    settings: {
+      ...prepared.settings,
+      merged: {
+        ...merged,
+        permissions: {
+          ...merged.permissions,
+          allow: [...(merged.permissions?.allow ?? []), ...(flags.allowedTools ?? [])],
+        },
+        skills: {
+          ...merged.skills,
+          paths: [
+            ...(merged.skills?.paths ?? []),
+            ...(flags.skillsPath ?? []).map((dir) => path.resolve(cwd, dir)),
+          ],
+        },
+      },
+    },
+  };
 }
 
 /** Checks the headless flags and reads the schema file; throws UsageError on bad input. */

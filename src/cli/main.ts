@@ -43,6 +43,11 @@ function addHeadlessOptions(command: Command): Command {
       "--max-budget-tokens <n>",
       "stop before the next model request once the run used this many tokens",
     )
+    .option(
+      "--allowed-tools <rules...>",
+      'also allow these permission rules, e.g. "bash(npm test*)" read_file',
+    )
+    .option("--skills-path <dirs...>", "also read skills from these folders (as skills.paths in settings)")
     .option("--no-session-persistence", "write no session files (the run cannot be resumed)")
     .option("--ephemeral", "same as --no-session-persistence");
 }
@@ -131,6 +136,8 @@ function buildProgram(): Command {
 function refuseHeadlessOptions(options: Record<string, unknown>): void {
   const given = [
     options.outputSchema !== undefined && "--output-schema",
+    options.allowedTools !== undefined && "--allowed-tools",
+    options.skillsPath !== undefined && "--skills-path",
     options.maxBudgetUsd !== undefined && "--max-budget-usd",
     options.maxBudgetTokens !== undefined && "--max-budget-tokens",
     options.sessionPersistence === false && "--no-session-persistence",

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadSettings } from "../config/settings.js";
+import type { LoadedSettings } from "../config/settings.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { placeServer, resolveServerSandbox } from "../mcp/server-sandbox.js";
 import { loadMcpConfiguration } from "../mcp/sources.js";
@@ -17,6 +17,7 @@ import {
 } from "../sandbox/index.js";
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
 import { droppedSecretNames } from "../secrets/child-env.js";
+import { loadTrustedSettings, type TrustedSettings, untrustedNotice } from "../trust/index.js";
 import { UsageError } from "./run-config.js";
 import { VERSION } from "./version.js";
 
@@ -25,6 +26,8 @@ export interface DoctorReport {
   node: string;
   platform: string;
   settings: Array<{ path: string; scope: string }>;
+  /** Whether this folder is trusted (src/trust) and what its untrusted settings did not get. */
+  trust: { trusted: boolean; source: string; folder: string; problem?: string; ignored?: string };
   sandbox: SandboxStatus;
   /** What a command sees of its privileges inside the sandbox (when commands run in it). */
   inside?: SandboxInside;
@@ -52,7 +55,7 @@ export async function runDoctor(options: {
     throw new UsageError(`-C/--cwd: '${options.cwd}' is not a directory.`);
   }
   const root = realpathSync(cwd);
-  const loaded = await loadSettings(root);
+  const loaded = await loadTrustedSettings(root);
   const settings = loaded.merged;
   const { options: sandboxOptions, warnings } = resolveSandboxOptions({
     flag: options.sandbox as never,
@@ -69,6 +72,7 @@ export async function runDoctor(options: {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     settings: loaded.files.map((file) => ({ path: file.path, scope: file.scope })),
+    trust: trustReport(loaded, root),
     sandbox: status,
     ...(inside ? { inside } : {}),
     protectedPaths: [...PROTECTED_WORKSPACE_PATTERNS, ...PROTECTED_HOME_FILES.map((file) => `~/${file}`)],
@@ -99,6 +103,13 @@ export function formatReport(report: DoctorReport, root: string): string {
       ? "settings: none"
       : `settings: ${report.settings.map((file) => `${tilde(file.path)} (${file.scope})`).join(", ")}`,
   );
+  const { trust } = report;
+  lines.push(
+    trust.trusted
+      ? `folder: trusted (${trust.source === "flag" ? "--trust" : trust.source === "home" ? "your home folder" : `hx trust ${tilde(trust.folder)}`})`
+      : `folder: not trusted${trust.problem ? ` (${trust.problem})` : ""}; its project settings apply only where they restrict`,
+  );
+  if (!trust.trusted && trust.ignored) lines.push(`  ${trust.ignored}`);
   const { sandbox } = report;
   lines.push(describeSandbox(sandbox));
   if (sandbox.state === "active") {
@@ -128,9 +139,20 @@ export function formatReport(report: DoctorReport, root: string): string {
   return `${lines.join("\n")}\n`;
 }
 
+function trustReport(loaded: TrustedSettings, root: string): DoctorReport["trust"] {
+  const { trust } = loaded;
+  return {
+    trusted: trust.trusted,
+    source: trust.source,
+    folder: trust.recordedFor ?? trust.key,
+    problem: trust.problem,
+    ignored: untrustedNotice(loaded, root),
+  };
+}
+
 /** Where each configured MCP server would run (servers are not started), with the probed sandbox status. */
 async function mcpPlacements(
-  loaded: Awaited<ReturnType<typeof loadSettings>>,
+  loaded: LoadedSettings,
   root: string,
   flag: SandboxMode | undefined,
   status: SandboxStatus,

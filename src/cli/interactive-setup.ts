@@ -1,6 +1,6 @@
 import type { PermissionAsker } from "../permissions/ask.js";
 import type { AgentSession } from "../session/agent-session.js";
-import { contextWindowFor, type PreparedRun, resolveRun, withProvider } from "./prepare-run.js";
+import { contextWindowFor, type PreparedRun, reportTrust, resolveRun, withProvider } from "./prepare-run.js";
 import { createPriceTable, type PriceTable } from "./prices.js";
 import type { RunFlags } from "./run-config.js";
 
@@ -29,11 +29,26 @@ export interface SessionIO {
   ask?: PermissionAsker;
 }
 
+/**
+ * Resolves the run; in a folder that is not trusted and whose project files would loosen
+ * something, first asks once whether to trust it (`options.ask`; without one, says what was
+ * ignored). `options.log`: where those lines go (default stderr).
+ */
 export async function createInteractiveSetup(
   flags: RunFlags,
   firstPrompt?: string,
+  options: { ask?: PermissionAsker; log?: (line: string) => void } = {},
 ): Promise<InteractiveSetup> {
-  const resolved = await resolveRun(flags);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let resolved = await resolveRun(flags, undefined, { quietTrust: true });
+  if (options.ask && !resolved.settings.trust.trusted) {
+    const { askFolderTrust } = await import("./trust-question.js");
+    if (await askFolderTrust(resolved.settings, resolved.cwd, options.ask, log)) {
+      flags = { ...flags, trust: true };
+      resolved = await resolveRun(flags, undefined, { quietTrust: true });
+    }
+  }
+  reportTrust(resolved.settings, resolved.cwd, log);
   let prepared: Promise<PreparedRun> | undefined;
   const prepare = (): Promise<PreparedRun> => {
     prepared ??= withProvider(resolved);

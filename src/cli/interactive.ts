@@ -11,7 +11,10 @@ export async function runInteractive(flags: RunFlags, firstPrompt?: string): Pro
     return runFullScreen(flags, firstPrompt);
   }
   const { createInteractiveSetup } = await import("./interactive-setup.js");
-  const setup = await createInteractiveSetup(flags, firstPrompt);
+  const ask = process.stdin.isTTY
+    ? (await import("./terminal-ask.js")).terminalAskerIfInteractive(process.stdin, process.stderr)
+    : undefined;
+  const setup = await createInteractiveSetup(flags, firstPrompt, { ask });
   await setup.prepare(); // a missing key is reported before the prompt
   const { runPlainInteractive } = await import("./interactive-plain.js");
   return runPlainInteractive(setup);

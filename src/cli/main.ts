@@ -8,6 +8,7 @@ import { UsageError } from "./run-config.js";
 import { registerSessionsCommand } from "./sessions-command.js";
 import { registerSkillsCommand } from "./skills-command.js";
 import { registerTasksCommand } from "./tasks-command.js";
+import { registerTrustCommand } from "./trust-command.js";
 import { VERSION } from "./version.js";
 
 /** Options shared by `hx agent` and the interactive session. */
@@ -31,6 +32,10 @@ function addRunOptions(command: Command): Command {
       "start the MCP servers of these JSON files (mcpServers, as in .mcp.json)",
     )
     .option("--strict-mcp-config", "use only the --mcp-config servers")
+    .option(
+      "--trust",
+      "trust this folder for this run: its project settings and skills apply whole (see hx trust)",
+    )
     .option("-v, --verbose", "show tool results, hook lines and what the catalog shortened");
 }
 
@@ -129,6 +134,7 @@ function buildProgram(): Command {
   registerDoctorCommand(program);
   registerPermissionsCommand(program);
   registerMcpCommand(program);
+  registerTrustCommand(program);
   return program;
 }
 

@@ -34,6 +34,7 @@ export async function openSession(
     version: VERSION,
     mcp: prepared.mcp,
     ...extra,
+    folderTrust: settings.trust,
   });
 }
 

@@ -54,7 +54,7 @@ async function runPermissionsCheck(call: string[], options: CheckOptions): Promi
   const [
     { realpathSync },
     path,
-    { loadSettings },
+    { loadTrustedSettings },
     permissionsModule,
     { Workspace },
     { UsageError },
@@ -62,7 +62,7 @@ async function runPermissionsCheck(call: string[], options: CheckOptions): Promi
   ] = await Promise.all([
     import("node:fs"),
     import("node:path"),
-    import("../config/settings.js"),
+    import("../trust/index.js"),
     import("../permissions/index.js"),
     import("../tools/workspace.js"),
     import("./run-config.js"),
@@ -81,8 +81,11 @@ async function runPermissionsCheck(call: string[], options: CheckOptions): Promi
     throw new UsageError(`-C: folder not found: ${options.cwd}`);
   }
   // Settings a run could not read stop the check the same way (exit 2).
-  const loaded = await loadSettings(root);
-  prepare.reportSettingsProblems(loaded.diagnostics, root, (line) => process.stderr.write(`${line}\n`));
+  // As a run in this folder would see them: an untrusted folder's settings only restrict.
+  const loaded = await loadTrustedSettings(root);
+  const warn = (line: string) => process.stderr.write(`${line}\n`);
+  prepare.reportSettingsProblems(loaded.diagnostics, root, warn);
+  prepare.reportTrust(loaded, root, warn);
   const { mode, rules, readOnlyCommands, warnings } = permissionsFromSettings(
     loaded.merged.permissions,
     options.mode,

@@ -1,20 +1,27 @@
 import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type LoadedSettings, loadSettings } from "../config/settings.js";
+import type { LoadedSettings } from "../config/settings.js";
 import { resolveContextWindow } from "../context/index.js";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createProvider, defaultModelFor } from "../providers/registry.js";
 import type { McpSetup } from "../session/mcp-setup.js";
 import { startMcp } from "../session/mcp-start.js";
+import {
+  loadTrustedSettings,
+  type TrustedSettings,
+  trustProblemNotice,
+  untrustedNotice,
+} from "../trust/index.js";
 import { type RunConfig, type RunFlags, resolveRunConfig, UsageError } from "./run-config.js";
 import { VERSION } from "./version.js";
 
 export interface PreparedRun {
   cwd: string;
   config: RunConfig;
-  settings: LoadedSettings;
+  /** Folder trust applied: an untrusted folder's project files only restrict (src/trust). */
+  settings: TrustedSettings;
   /** The model that will answer: --model, or the provider's default. */
   model: string;
   /**
@@ -37,10 +44,13 @@ export interface PreparedRun {
 export async function resolveRun(
   flags: RunFlags,
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  options: { quietTrust?: boolean } = {},
 ): Promise<Omit<PreparedRun, "provider">> {
   const cwd = resolveCwd(flags.cwd);
-  const settings = await loadSettings(cwd);
+  const settings = await loadTrustedSettings(cwd, { trustFlag: flags.trust });
   reportSettingsProblems(settings.diagnostics, cwd, warn);
+  // The interactive session asks first and says it itself (`quietTrust`).
+  if (!options.quietTrust) reportTrust(settings, cwd, warn);
   const config = resolveRunConfig(flags, process.env, settings.merged);
   const model = config.model || defaultModelFor(config.provider);
   const window = contextWindowFor(model, config, settings);
@@ -107,6 +117,14 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
     maxResponseBytes: config.maxResponseBytes,
   });
   return { ...resolved, provider };
+}
+
+/** The broken trust file and what an untrusted folder's settings did not get: one line each. */
+export function reportTrust(settings: TrustedSettings, cwd: string, warn: (line: string) => void): void {
+  const problem = trustProblemNotice(settings.trust);
+  if (problem) warn(problem);
+  const notice = untrustedNotice(settings, cwd);
+  if (notice) warn(`warning: ${notice}`);
 }
 
 /**

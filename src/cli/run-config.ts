@@ -25,6 +25,8 @@ export interface RunFlags {
   mcpConfig?: string[];
   /** `--strict-mcp-config`: only the --mcp-config servers. */
   strictMcpConfig?: boolean;
+  /** `--trust`: trust this folder for this run (its project settings apply whole). */
+  trust?: boolean;
 }
 
 export type OutputFormat = "text" | "json" | "stream-json";

@@ -8,6 +8,7 @@ import type { SandboxMode } from "../sandbox/types.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { Workspace } from "../tools/workspace.js";
 import type { ResumedSession } from "../transcript/index.js";
+import type { FolderTrust } from "../trust/index.js";
 import { AgentSession } from "./agent-session.js";
 import type { Capability, SessionBasics } from "./capability.js";
 import { setUpContext } from "./context-setup.js";
@@ -60,6 +61,11 @@ export interface SessionEnvironment {
   mcp?: McpSetup;
   /** hx's version (MCP servers are told it). */
   version?: string;
+  /**
+   * Whether the user trusts the folder (src/trust): the settings given are already filtered by
+   * it; skills read from an untrusted project grant nothing. Default: untrusted.
+   */
+  folderTrust?: FolderTrust;
 }
 
 /**
@@ -114,6 +120,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     reportedContextWindow: env.provider.reportedContextWindow?.bind(env.provider),
     remote: mcp ? () => mcp.skills : undefined,
     refreshRemote: mcp ? () => mcp.refreshSkills() : undefined,
+    folderTrust: env.folderTrust,
   });
   const permissions = setUpPermissions(basics, {
     permissionMode: env.permissionMode,

@@ -28,6 +28,7 @@ import {
   skillRoots,
 } from "../skills/index.js";
 import type { Tool } from "../tools/tool.js";
+import { type FolderTrust, howToTrust, projectFileTrusted, trustKey } from "../trust/index.js";
 import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "./capability.js";
 
 export interface SkillsCapability extends Capability {
@@ -115,6 +116,12 @@ export async function setUpSkills(
      * true when `remote` now returns more, so the skills are rescanned and announced.
      */
     refreshRemote?: () => Promise<boolean>;
+    /**
+     * Whether the folder is trusted (src/trust). Untrusted: the `allowed-tools` of skills read
+     * from inside the project are not honoured (their calls are asked as usual); a skill's
+     * `disallowed-tools` always is. Default: untrusted.
+     */
+    folderTrust?: FolderTrust;
   },
 ): Promise<SkillsCapability> {
   const { workspace, log } = basics;
@@ -167,11 +174,22 @@ export async function setUpSkills(
   // disallowed-tools hold for the permission check until then.
   const active = new ActiveSkills(skills);
   const unfollowActive = basics.conversation.subscribe(active.follow);
+  const trust = options.folderTrust ?? { trusted: false, source: "none", key: trustKey(basics.cwd) };
+  const grants = (name: string): boolean => {
+    const skill = skills().find((s) => s.name === name);
+    return skill !== undefined && !skill.remote && projectFileTrusted(skill.file, trust);
+  };
   const scopedRules = (): ScopedPermissionRules => {
     const { allow, deny } = active.rules();
     const held = (r: { rule: string; skill: string }) => ({ rule: r.rule, source: `the skill ${r.skill}` });
-    return { allow: allow.map(held), deny: deny.map(held) };
+    return { allow: allow.filter((r) => grants(r.skill)).map(held), deny: deny.map(held) };
   };
+  const ungranted = discovery.skills.filter((s) => s.allowedTools.length > 0 && !s.remote && !grants(s.name));
+  if (ungranted.length > 0) {
+    log(
+      `warning: this folder is not trusted, so the allowed-tools of its skill${ungranted.length > 1 ? "s" : ""} ${ungranted.map((s) => s.name).join(", ")} are ignored (their calls are asked as usual). To honour them, ${howToTrust(trust)}.`,
+    );
+  }
   const unsubscribe = basics.conversation.subscribe((change) => {
     if (change.type === "replace") readLoaded(change.messages);
   });

@@ -370,8 +370,9 @@ describe("settings files", () => {
     );
     server.reply().text("one");
     server.reply().text("two");
-    await runHx(["agent", "a", "-C", work], { env: keys });
-    await runHx(["agent", "b", "-C", work, "--model", "from-flag"], { env: keys });
+    // baseURL (where the key is sent) applies from a trusted folder only.
+    await runHx(["agent", "a", "-C", work, "--trust"], { env: keys });
+    await runHx(["agent", "b", "-C", work, "--trust", "--model", "from-flag"], { env: keys });
     expect(server.requests.map((r) => r.body.model)).toEqual(["from-settings", "from-flag"]);
   });
 });

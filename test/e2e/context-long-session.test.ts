@@ -85,6 +85,7 @@ it("runs 200 tool turns in a 32k window: requests fit, pairs intact, system prom
       "ship the release",
       ...openaiArgs(server, work),
       ...BYPASS,
+      "--trust", // the project's PreCompact hook runs in a trusted folder only
       "--context-window",
       "32k",
       "--max-turns",

@@ -14,7 +14,7 @@ export interface HarnessContext {
   server: FakeModelServer;
   /** The project folder hx works in (`-C`). */
   work: string;
-  /** `--provider openai --base-url … --model test-model -C work`. */
+  /** `--provider openai --base-url … --model test-model -C work` (and `--trust` unless `{ trust: false }`). */
   args: () => string[];
   /** Runs `hx agent <task> [...extra]` headless (stdin closed at once). */
   agent: (task: string, extra?: string[], options?: HxOptions) => Promise<HxRun>;
@@ -28,8 +28,12 @@ export interface HarnessContext {
 
 export const KEYS = OPENAI_KEY;
 
-/** Starts a fresh fake server and project folder for each test of the calling file. */
-export function useHarness(): HarnessContext {
+/**
+ * Starts a fresh fake server and project folder for each test of the calling file. The folder
+ * is the user's own project, so it is trusted for each run (`--trust`: its settings' allow
+ * rules, modes and hooks apply); `{ trust: false }` makes it a repository the user just cloned.
+ */
+export function useHarness(options: { trust?: boolean } = {}): HarnessContext {
   const context = {} as HarnessContext;
   beforeEach(async () => {
     context.server = await startFakeModelServer();
@@ -47,6 +51,7 @@ export function useHarness(): HarnessContext {
     "test-model",
     "-C",
     context.work,
+    ...(options.trust === false ? [] : ["--trust"]),
   ];
   context.start = (task, extra = [], env = {}) => {
     const child = spawn(process.execPath, [HX_BIN, "agent", task, ...extra, ...context.args()], {

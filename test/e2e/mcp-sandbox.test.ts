@@ -9,6 +9,7 @@ import { backend, processesMatching, skipReason } from "../sandbox/sandbox-suppo
 import { FIXTURE_SERVER, loggedMessages, nodeServer, writeMcpConfig } from "../support/mcp.js";
 import { runHx } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
+import { trustFolder } from "../support/trust.js";
 import { BYPASS } from "../support/wire.js";
 import { toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
@@ -91,6 +92,7 @@ describe(`stdio MCP servers in the OS sandbox${skipReason}`, () => {
         h.server.reply().tool("mcp__fx__write", { path: outside, text: "out" });
         h.server.reply().text("done");
         const config = fixtureConfig(log, c.entry);
+        trustFolder(home, h.work); // mcp.sandbox false applies from a trusted folder only
         const run = await h.agent("x", [...config, ...BYPASS, ...(c.flags ?? [])], { env: { HOME: home } });
         expect(run.code, run.stderr).toBe(0);
         expect(toolResultsOf(h.server.requests.at(-1)!)).toEqual([`wrote ${outside}`]);

@@ -31,7 +31,8 @@ function settings(value: unknown): void {
 
 function run(...extra: string[]) {
   return runHx(
-    ["agent", "touch a file", "-C", work, "--provider", "scripted", "--script", script, ...extra],
+    // The user's own project: trusted, so its allow rules apply.
+    ["agent", "touch a file", "-C", work, "--trust", "--provider", "scripted", "--script", script, ...extra],
     {
       cwd: work,
     },

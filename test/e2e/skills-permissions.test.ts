@@ -35,9 +35,13 @@ describe("allowed-tools and disallowed-tools (hx binary)", () => {
       .tool("bash", { command: "sudo touch release-root" }, { id: "c3" })
       .tool("read_file", { path: "notes.txt" }, { id: "c4" });
     fixture.server.reply().text("done");
-    const run = await runHx(["agent", ...openaiFlags(fixture.server, fixture.project), "release it"], {
-      env: KEYS,
-    });
+    // The user's own project (trusted): its skill's allowed-tools are honoured.
+    const run = await runHx(
+      ["agent", ...openaiFlags(fixture.server, fixture.project), "--trust", "release it"],
+      {
+        env: KEYS,
+      },
+    );
     expect(run.code, run.stderr).toBe(0);
     const first = toolMessagesOf(fixture.server.requests[1]).at(-1);
     expect(first.content).toMatch(/^Permission denied: .*no terminal to ask/);

@@ -369,7 +369,7 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     server.dropAfter(4).text("PARTIAL-ANSWER that breaks off", { chunks: 6 });
     server.reply().text("The whole answer.");
     server.reply().text("Tests pass now.");
-    const s = open();
+    const s = open({ extra: ["--trust"] }); // the project's Stop hook runs in a trusted folder only
     await s.waitFor(prompt);
     s.type("go");
     s.keys("Enter");

@@ -417,7 +417,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   };
   try {
     const { createInteractiveSetup } = await import("../interactive-setup.js");
-    setup = await createInteractiveSetup(flags, firstPrompt);
+    setup = await createInteractiveSetup(flags, firstPrompt, { ask, log });
   } catch (error) {
     return leave(error);
   }

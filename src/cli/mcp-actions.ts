@@ -75,7 +75,7 @@ export async function listServers(
         `\n${tools} tools, ~${tokens.toLocaleString("en-US")} schema tokens; budget ${settings.budgetTokens.toLocaleString("en-US")} tokens (${resolved.contextWindow.toLocaleString("en-US")}-token window): ${deferred ? "the model gets a catalog and loads schemas on demand" : "schemas are sent with every request"}.`,
       );
     }
-    return reports.some((r) => r.status === "failed") ? 1 : 0;
+    return reports.some((r) => r.status === "failed" || r.status === "needs login") ? 1 : 0;
   } finally {
     await setup.close();
   }

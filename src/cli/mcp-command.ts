@@ -6,7 +6,7 @@ const load = () => import("./mcp-actions.js");
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** Adds `hx mcp list|add|remove|approve|reset-project-choices`. */
+/** Adds `hx mcp list|add|remove|approve|login|logout|reset-project-choices`. */
 export function registerMcpCommand(program: Command): Command {
   const cwdOf = (command: Command): string =>
     path.resolve((command.optsWithGlobals().cwd as string | undefined) ?? process.cwd());
@@ -78,6 +78,30 @@ export function registerMcpCommand(program: Command): Command {
     .action(async (names: string[], options: { all?: boolean }, command: Command) => {
       const { approveServers } = await load();
       await run(approveServers(cwdOf(command), names, options.all === true));
+    });
+
+  mcp
+    .command("login")
+    .description(
+      "authorize hx with a remote server that asks for OAuth (opens the browser or prints the URL)",
+    )
+    .argument("<name>", "the server's name")
+    .option("-C, --cwd <dir>", "the project folder (default: the current folder)")
+    .option("--mcp-config <file...>", "also these JSON files of mcpServers")
+    .action(async (name: string, options: { mcpConfig?: string[] }, command: Command) => {
+      const { loginServer } = await import("./mcp-login.js");
+      await run(loginServer(cwdOf(command), name, options));
+    });
+
+  mcp
+    .command("logout")
+    .description("forget the OAuth tokens and client registration hx keeps for a server")
+    .argument("<name>", "the server's name")
+    .option("-C, --cwd <dir>", "the project folder (default: the current folder)")
+    .option("--mcp-config <file...>", "also these JSON files of mcpServers")
+    .action(async (name: string, options: { mcpConfig?: string[] }, command: Command) => {
+      const { logoutServer } = await import("./mcp-login.js");
+      await run(logoutServer(cwdOf(command), name, options));
     });
 
   mcp

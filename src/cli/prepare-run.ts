@@ -97,6 +97,7 @@ export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
     log: (line) => process.stderr.write(`${line}\n`),
     verbose: resolved.config.verbose,
     sandboxMode: resolved.config.sandboxMode,
+    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
   });
   return { ...(await withProvider(resolved)), mcp };
 }

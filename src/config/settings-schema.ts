@@ -189,10 +189,12 @@ const mcp = z.object(
     sandbox: flag().optional(),
     /** Let sandboxed stdio servers reach the network (default true). */
     sandboxNetwork: flag().optional(),
+    /** The command that opens OAuth authorization URLs (HX_BROWSER wins); lets headless runs authorize. */
+    browser: text('a command, e.g. "firefox"').optional(),
   },
   {
     error: expected(
-      "an object with deferTools, toolBudget, startupWait, toolTimeout, loadedTools, sandbox and sandboxNetwork",
+      "an object with deferTools, toolBudget, startupWait, toolTimeout, loadedTools, sandbox, sandboxNetwork and browser",
     ),
   },
 );

@@ -29,8 +29,43 @@ export const McpServerEntrySchema = z.union([
     headers: z.record(z.string(), z.string()).optional(),
     timeout: z.number().positive().optional(),
     disabled: z.boolean().optional(),
+    /** OAuth client settings (docs/mcp.md#oauth), or false: never authorize this server. */
+    oauth: z
+      .union([
+        z.literal(false),
+        z.object({
+          clientId: z.string().min(1).optional(),
+          clientSecret: z.string().min(1).optional(),
+          clientMetadataUrl: z.string().url().optional(),
+          scope: z.string().optional(),
+          callbackPort: z.number().int().min(0).max(65535).optional(),
+          grant: z.enum(["authorization_code", "client_credentials"]).optional(),
+          privateKeyFile: z.string().min(1).optional(),
+          signingAlgorithm: z.string().min(1).optional(),
+          issuer: z.string().url().optional(),
+        }),
+      ])
+      .optional(),
   }),
 ]);
+
+/** A remote entry's `oauth`: a pre-registered client, a metadata document URL, client credentials. */
+export interface McpOAuthOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** An https URL whose document describes hx as a client (SEP-991): used as the client_id. */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for when neither the challenge nor the server's metadata names any. */
+  scope?: string;
+  /** The 127.0.0.1 port of the callback (a pre-registered client's redirect URI); default any. */
+  callbackPort?: number;
+  grant?: "authorization_code" | "client_credentials";
+  /** private_key_jwt: a PEM file holding the client's private key. */
+  privateKeyFile?: string;
+  signingAlgorithm?: string;
+  /** The authorization server the client is registered with; credentials are sent only there. */
+  issuer?: string;
+}
 
 /** A stdio server: a program hx starts and talks to over stdin/stdout. */
 export interface McpStdioEntry {
@@ -53,6 +88,7 @@ export interface McpRemoteEntry {
   headers?: Record<string, string>;
   timeout?: number;
   disabled?: boolean;
+  oauth?: McpOAuthOptions | false;
 }
 
 export type McpServerEntry = McpStdioEntry | McpRemoteEntry;
@@ -86,7 +122,13 @@ export type McpTransportConfig =
       /** false: the entry opts out of the OS sandbox. */
       sandbox?: boolean;
     }
-  | { type: "http" | "sse"; url: string; headers: Record<string, string> };
+  | {
+      type: "http" | "sse";
+      url: string;
+      headers: Record<string, string>;
+      /** false: the entry turned OAuth off (or sends its own Authorization header). */
+      oauth?: McpOAuthOptions | false;
+    };
 
 /** Server names become part of tool names; keep them to what every provider accepts. */
 const NAME = /^[A-Za-z0-9_-]{1,40}$/;
@@ -190,6 +232,15 @@ export function resolveTransport(
       type: entry.type === "sse" ? "sse" : "http",
       url: one(entry.url),
       headers: expandAll(entry.headers ?? {}, env, missing),
+      oauth:
+        entry.oauth === false
+          ? false
+          : (Object.fromEntries(
+              Object.entries(entry.oauth ?? {}).map(([key, value]) => [
+                key,
+                typeof value === "string" ? one(value) : value,
+              ]),
+            ) as McpOAuthOptions),
     };
   }
   return missing.size > 0 ? { missing: [...missing] } : { transport };

@@ -3,6 +3,9 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import type { McpTransportConfig } from "./config.js";
+import type { OAuthSession } from "./oauth-fetch.js";
+import type { Authorizer } from "./oauth-provider.js";
+import type { AuthStore } from "./oauth-store.js";
 import { checkInputSchema } from "./schema-check.js";
 import { plainLauncher, type ServerLauncher } from "./server-launcher.js";
 import type { ServerProcess } from "./server-process.js";
@@ -41,6 +44,15 @@ export interface ConnectionOptions {
   onEvent?: (event: ConnectionEvent) => void;
   /** How stdio servers are started (the session's: in the OS sandbox); default as they are. */
   launch?: ServerLauncher;
+  /** OAuth for remote servers: the token file and who may authorize; without it, none. */
+  auth?: ConnectionAuth;
+}
+
+export interface ConnectionAuth {
+  store: AuthStore;
+  authorizer: Authorizer;
+  /** An authorization finished (discovery, registration, tokens), in ms. */
+  onAuthorized?: (server: string, ms: number) => void;
 }
 
 /** An error a tool result can carry as it is: the message says what happened and what to do. */
@@ -84,7 +96,10 @@ export class McpConnection {
   servesResources = false;
   /** The last lines the server wrote to stderr (stdio). */
   readonly stderr: string[] = [];
+  /** The server wants OAuth authorization hx could not get in this run (`hx mcp login NAME`). */
+  needsLogin = false;
   private client?: Client;
+  private closeCallback?: () => void;
   private transport?: Transport;
   private process?: ServerProcess;
   private restarts = 0;
@@ -188,6 +203,7 @@ export class McpConnection {
     this.closing = true;
     this.status = "closed";
     this.resolveReady();
+    this.closeCallback?.();
     await this.disconnect();
   }
 
@@ -211,14 +227,14 @@ export class McpConnection {
       await withTimeout(client.connect(this.transport, { timeout }), timeout, "did not finish starting");
     } catch (error) {
       await this.disconnect();
-      if (this.config.type !== "http" || !shouldTrySse(error)) throw error;
+      if (this.config.type !== "http" || !shouldTrySse(error)) throw this.noteLogin(error);
       client = makeClient();
       this.transport = await this.createRemoteTransport("sse");
       try {
         await withTimeout(client.connect(this.transport, { timeout }), timeout, "did not finish starting");
       } catch {
         await this.disconnect();
-        throw error;
+        throw this.noteLogin(error);
       }
     }
     this.client = client;
@@ -252,20 +268,69 @@ export class McpConnection {
     if (config.type === "stdio") throw new Error("not a remote server");
     const url = new URL(config.url);
     const headers = config.headers;
+    const authFetch = await this.authorizedFetch();
+    const base = authFetch ?? fetch;
     if (kind === "sse") {
       const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
       return new SSEClientTransport(url, {
         requestInit: { headers },
+        ...(authFetch ? { fetch: authFetch } : {}),
         eventSourceInit: {
           fetch: (input, init) =>
-            fetch(input, { ...init, headers: { ...(init?.headers as object), ...headers } }),
+            base(input, { ...init, headers: { ...(init?.headers as object), ...headers } }),
         },
       });
     }
     const { StreamableHTTPClientTransport } = await import(
       "@modelcontextprotocol/sdk/client/streamableHttp.js"
     );
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    return new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      ...(authFetch ? { fetch: authFetch } : {}),
+    });
+  }
+
+  /**
+   * The OAuth fetch of a remote server (see oauth-fetch.ts), unless the entry turned OAuth off
+   * or sends its own Authorization header. Made once per connection: a restart keeps it.
+   */
+  private authSession?: OAuthSession;
+  private async authorizedFetch() {
+    const config = this.config;
+    const auth = this.options.auth;
+    if (config.type === "stdio" || !auth || config.oauth === false) return undefined;
+    if (Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
+    const [{ oauthFetch }, { StoredOAuthProvider }, { LoopbackCallback }, { authKey }] = await Promise.all([
+      import("./oauth-fetch.js"),
+      import("./oauth-provider.js"),
+      import("./oauth-callback.js"),
+      import("./oauth-store.js"),
+    ]);
+    if (!this.authSession) {
+      const callback = new LoopbackCallback();
+      this.closeCallback = () => callback.close();
+      const provider = new StoredOAuthProvider(
+        this.name,
+        authKey(this.name, config.url),
+        config.url,
+        config.oauth ?? {},
+        auth.store,
+        auth.authorizer,
+        callback,
+      );
+      this.authSession = {
+        provider,
+        serverUrl: config.url,
+        onAuthorized: (ms) => auth.onAuthorized?.(this.name, ms),
+      };
+    }
+    return oauthFetch(this.authSession);
+  }
+
+  /** Marks a failure that only authorization can fix (`/mcp` and `hx mcp list` say who needs login). */
+  private noteLogin(error: unknown): unknown {
+    if ((error as Error)?.name === "McpNeedsLoginError") this.needsLogin = true;
+    return error;
   }
 
   private async listTools(client: Client): Promise<void> {
@@ -373,6 +438,7 @@ export class McpConnection {
 
   private settle(event: ConnectionEvent): void {
     if (this.closing) return;
+    this.needsLogin = false;
     this.status = "ready";
     this.error = undefined;
     this.resolveReady();
@@ -446,7 +512,7 @@ function toToolInfo(raw: unknown): McpToolInfo | { tool: string; reason: string 
 /** A Streamable HTTP endpoint that answers 4xx to the first POST may be an older SSE server. */
 function shouldTrySse(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return typeof code === "number" && code >= 400 && code < 500;
+  return typeof code === "number" && code >= 400 && code < 500 && code !== 401 && code !== 403;
 }
 
 function describeError(error: unknown): string {

@@ -1,6 +1,6 @@
 import type { ApprovalState } from "./approvals.js";
 import { describeEntry, type McpServerDefinition, resolveTransport } from "./config.js";
-import { type ConnectionEvent, McpConnection } from "./connection.js";
+import { type ConnectionAuth, type ConnectionEvent, McpConnection } from "./connection.js";
 import type { ServerLauncher } from "./server-launcher.js";
 
 /** One configured server and what became of it. */
@@ -21,6 +21,8 @@ export interface McpManagerOptions {
   startupTimeoutMs: number;
   /** How stdio servers are started (in the OS sandbox); default as they are. */
   launch?: ServerLauncher;
+  /** OAuth for remote servers (the token file, who may authorize). */
+  auth?: ConnectionAuth;
   /** A line for the user: a server failed, died, was restarted. */
   notify?: (level: "info" | "warn", text: string) => void;
 }
@@ -84,6 +86,7 @@ export class McpManager {
       clientVersion: this.options.clientVersion,
       startupTimeoutMs: this.options.startupTimeoutMs,
       launch: this.options.launch,
+      auth: this.options.auth,
       onEvent: (event) => this.report(name, event),
     });
     void state.connection.start();
@@ -109,10 +112,12 @@ export class McpManager {
   }
 
   private report(name: string, event: ConnectionEvent): void {
+    const state = this.states.find((s) => s.definition.name === name);
     if (event.type === "restarted") {
       this.options.notify?.("warn", `MCP server '${name}' exited and was restarted.`);
+    } else if (event.type === "failed" && state?.connection?.needsLogin) {
+      this.options.notify?.("warn", `${event.error}.`); // one line: the server and the command
     } else if (event.type === "failed") {
-      const state = this.states.find((s) => s.definition.name === name);
       const what = state ? ` (${describeEntry(state.definition.entry)})` : "";
       this.options.notify?.(
         "warn",

@@ -9,7 +9,7 @@ export interface McpServerReport {
   file: string;
   /** The command or URL. */
   target: string;
-  status: "ready" | "starting" | "restarting" | "failed" | "closed" | "not started";
+  status: "ready" | "starting" | "restarting" | "failed" | "closed" | "not started" | "needs login";
   /** Why it failed or was not started. */
   reason?: string;
   tools: number;
@@ -32,8 +32,12 @@ export function reportServer(state: McpServerState, skills = 0): McpServerReport
     scope: state.definition.scope,
     file: state.definition.file,
     target: describeEntry(state.definition.entry),
-    status: connection ? connection.status : "not started",
-    reason: connection ? connection.error : state.notStarted,
+    status: connection?.needsLogin ? "needs login" : connection ? connection.status : "not started",
+    reason: connection?.needsLogin
+      ? `authorize with: hx mcp login ${state.definition.name}`
+      : connection
+        ? connection.error
+        : state.notStarted,
     tools: tools.length,
     schemaTokens: estimateToolSchemasTokens(
       tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema })),

@@ -12,6 +12,8 @@ import {
 import { describeEntry, isStdioEntry, type McpServerDefinition } from "../mcp/config.js";
 import type { McpConnection } from "../mcp/connection.js";
 import { McpManager } from "../mcp/manager.js";
+import { browserAuthorizer } from "../mcp/oauth-browser.js";
+import { AuthStore, authFile } from "../mcp/oauth-store.js";
 import { sandboxedLauncher } from "../mcp/server-launcher.js";
 import { resolveServerSandbox, withPackageCaches } from "../mcp/server-sandbox.js";
 import { McpSkillSet } from "../mcp/skills.js";
@@ -51,6 +53,8 @@ export interface McpSetupOptions {
   homeDir?: string;
   /** `--sandbox MODE` / HX_SANDBOX: stdio servers follow it (off: not sandboxed). */
   sandboxMode?: SandboxMode;
+  /** A person is at the terminal: a server that asks for OAuth may open the browser. */
+  interactive?: boolean;
 }
 
 export interface McpSetup {
@@ -93,7 +97,23 @@ export function launchMcp(options: McpSetupOptions, config: McpConfiguration): M
   const anyStdio = config.servers.some((d) => isStdioEntry(d.entry) && d.entry.sandbox !== false);
   const sandbox = policy.enabled && anyStdio ? createSandbox(withPackageCaches(policy.options)) : undefined;
   const groups = new ProcessGroups({ resident: true });
+  const anyRemote = config.servers.some((d) => !isStdioEntry(d.entry));
+  const home = options.homeDir ?? os.homedir();
+  const auth = anyRemote
+    ? {
+        store: new AuthStore(authFile(home)),
+        authorizer: browserAuthorizer({
+          command: env.HX_BROWSER ?? mcp.browser,
+          interactive: options.interactive === true,
+          print: (line: string) => options.log(line),
+        }),
+        onAuthorized: options.verbose
+          ? (server: string, ms: number) => options.log(`mcp: '${server}' authorized in ${Math.round(ms)} ms`)
+          : undefined,
+      }
+    : undefined;
   const manager = new McpManager({
+    auth,
     servers: states,
     cwd: options.cwd,
     env,
@@ -136,6 +156,8 @@ export function launchMcp(options: McpSetupOptions, config: McpConfiguration): M
 
 export interface ResolvedMcpSettings extends SurfaceSettings {
   startupWaitMs: number;
+  /** `mcp.browser`: the command that opens authorization URLs (HX_BROWSER wins). */
+  browser?: string;
 }
 
 export function resolveMcpSettings(settings: McpSettings | undefined, window: number): ResolvedMcpSettings {
@@ -147,6 +169,7 @@ export function resolveMcpSettings(settings: McpSettings | undefined, window: nu
     loadedTools: settings?.loadedTools ?? "call",
     startupWaitMs: settings?.startupWait ?? MCP_DEFAULTS.startupWaitMs,
     toolTimeoutMs: settings?.toolTimeout ?? MCP_DEFAULTS.toolTimeoutMs,
+    browser: settings?.browser,
   };
 }
 

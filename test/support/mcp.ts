@@ -105,3 +105,38 @@ export function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<Htt
     child.on("error", reject);
   });
 }
+
+export const HTTP_FIXTURE = path.join(REPO_ROOT, "test/fixtures/mcp/http-server.mjs");
+/** The "browser" of headless OAuth runs: follows the fixture's immediate redirect to hx's callback. */
+export const FOLLOW_REDIRECT = `${process.execPath} ${path.join(REPO_ROOT, "test/conformance/follow-redirect.mjs")}`;
+
+/** For a test file: starts test/fixtures/mcp/http-server.mjs with `args`, stopped after each test. */
+export function useHttpFixture(): (args?: string[]) => Promise<HttpServer> {
+  const started: HttpServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.close()));
+  });
+  return async (args = []) => {
+    const child = spawn(process.execPath, [HTTP_FIXTURE, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      child.stdout?.on("data", (chunk) => {
+        text += chunk;
+        if (text.includes("\n")) resolve(text.trim());
+      });
+      child.once("exit", (code) => reject(new Error(`http-server.mjs exited (${code})`)));
+    });
+    const server: HttpServer = {
+      url,
+      child,
+      close: () =>
+        new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once("exit", () => done());
+          child.kill("SIGKILL");
+        }),
+    };
+    started.push(server);
+    return server;
+  };
+}

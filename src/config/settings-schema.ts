@@ -191,10 +191,12 @@ const mcp = z.object(
     sandboxNetwork: flag().optional(),
     /** The command that opens OAuth authorization URLs (HX_BROWSER wins); lets headless runs authorize. */
     browser: text('a command, e.g. "firefox"').optional(),
+    /** Headless answer to a server's form: decline (default), or its defaults when every required field has one. */
+    elicitation: z.enum(["decline", "defaults"], { error: expected("decline or defaults") }).optional(),
   },
   {
     error: expected(
-      "an object with deferTools, toolBudget, startupWait, toolTimeout, loadedTools, sandbox, sandboxNetwork and browser",
+      "an object with deferTools, toolBudget, startupWait, toolTimeout, loadedTools, sandbox, sandboxNetwork, browser and elicitation",
     ),
   },
 );

@@ -39,7 +39,14 @@ export const McpServerEntrySchema = z.union([
           clientMetadataUrl: z.string().url().optional(),
           scope: z.string().optional(),
           callbackPort: z.number().int().min(0).max(65535).optional(),
-          grant: z.enum(["authorization_code", "client_credentials"]).optional(),
+          grant: z.enum(["authorization_code", "client_credentials", "jwt_bearer"]).optional(),
+          idp: z
+            .object({
+              tokenEndpoint: z.string().url(),
+              clientId: z.string().min(1),
+              idToken: z.string().min(1),
+            })
+            .optional(),
           privateKeyFile: z.string().min(1).optional(),
           signingAlgorithm: z.string().min(1).optional(),
           issuer: z.string().url().optional(),
@@ -59,7 +66,12 @@ export interface McpOAuthOptions {
   scope?: string;
   /** The 127.0.0.1 port of the callback (a pre-registered client's redirect URI); default any. */
   callbackPort?: number;
-  grant?: "authorization_code" | "client_credentials";
+  grant?: "authorization_code" | "client_credentials" | "jwt_bearer";
+  /**
+   * jwt_bearer (enterprise-managed authorization, SEP-990): the identity provider's token
+   * endpoint, hx's client ID there, and the user's ID token, exchanged for an ID-JAG assertion.
+   */
+  idp?: { tokenEndpoint: string; clientId: string; idToken: string };
   /** private_key_jwt: a PEM file holding the client's private key. */
   privateKeyFile?: string;
   signingAlgorithm?: string;
@@ -232,18 +244,27 @@ export function resolveTransport(
       type: entry.type === "sse" ? "sse" : "http",
       url: one(entry.url),
       headers: expandAll(entry.headers ?? {}, env, missing),
-      oauth:
-        entry.oauth === false
-          ? false
-          : (Object.fromEntries(
-              Object.entries(entry.oauth ?? {}).map(([key, value]) => [
-                key,
-                typeof value === "string" ? one(value) : value,
-              ]),
-            ) as McpOAuthOptions),
+      ...(entry.oauth === false
+        ? { oauth: false as const }
+        : entry.oauth
+          ? {
+              oauth: Object.fromEntries(
+                Object.entries(entry.oauth).map(([key, value]) => [key, expandValue(value, one)]),
+              ) as McpOAuthOptions,
+            }
+          : {}),
     };
   }
   return missing.size > 0 ? { missing: [...missing] } : { transport };
+}
+
+/** `${VAR}` in a string, or in each string of a nested object (`oauth.idp`). */
+function expandValue(value: unknown, one: (text: string) => string): unknown {
+  if (typeof value === "string") return one(value);
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, expandValue(inner, one)]));
+  }
+  return value;
 }
 
 /** `npx -y pkg` or the URL: how a server is shown to the user. */

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import { clientCapabilities, installClientFeatures, type McpClientFeatures } from "./client-features.js";
 import type { McpTransportConfig } from "./config.js";
 import type { OAuthSession } from "./oauth-fetch.js";
 import type { Authorizer } from "./oauth-provider.js";
@@ -32,6 +33,7 @@ export type ConnectionStatus = "starting" | "ready" | "restarting" | "failed" | 
 /** What a connection reports to whoever manages it. */
 export type ConnectionEvent =
   | { type: "ready" }
+  | { type: "changed"; list: "tools" | "prompts" | "resources" }
   | { type: "restarted" }
   | { type: "failed"; error: string; crashed: boolean };
 
@@ -46,6 +48,8 @@ export interface ConnectionOptions {
   launch?: ServerLauncher;
   /** OAuth for remote servers: the token file and who may authorize; without it, none. */
   auth?: ConnectionAuth;
+  /** What hx answers when the server asks (elicitation, roots, sampling); declared at initialize. */
+  features?: McpClientFeatures;
 }
 
 export interface ConnectionAuth {
@@ -98,8 +102,13 @@ export class McpConnection {
   readonly stderr: string[] = [];
   /** The server wants OAuth authorization hx could not get in this run (`hx mcp login NAME`). */
   needsLogin = false;
+  /** Bumped each time `tools` was listed again after `notifications/tools/list_changed`. */
+  toolsVersion = 0;
+  /** Lists being fetched again after a list_changed notification (awaited before a request). */
+  private relisting = new Set<Promise<void>>();
   private client?: Client;
   private closeCallback?: () => void;
+  private uninstallFeatures?: () => void;
   private transport?: Transport;
   private process?: ServerProcess;
   private restarts = 0;
@@ -204,6 +213,7 @@ export class McpConnection {
     this.status = "closed";
     this.resolveReady();
     this.closeCallback?.();
+    this.uninstallFeatures?.();
     await this.disconnect();
   }
 
@@ -213,13 +223,20 @@ export class McpConnection {
     launching?.catch(() => {}); // awaited below, after the SDK import
     const sdk = await import("@modelcontextprotocol/sdk/client/index.js");
     const proc = await launching;
-    const makeClient = () =>
-      new sdk.Client(
+    const makeClient = async () => {
+      const made = new sdk.Client(
         { name: "hx", version: this.options.clientVersion },
-        { capabilities: {}, jsonSchemaValidator: { getValidator: acceptAnything } },
+        {
+          capabilities: clientCapabilities(this.options.features),
+          jsonSchemaValidator: { getValidator: acceptAnything },
+        },
       );
+      this.uninstallFeatures?.();
+      this.uninstallFeatures = await installClientFeatures(made, this.name, this.options.features);
+      return made;
+    };
     const timeout = this.options.startupTimeoutMs;
-    let client = makeClient();
+    let client = await makeClient();
     this.transport = proc
       ? proc.transport(await import("@modelcontextprotocol/sdk/shared/stdio.js"))
       : await this.createRemoteTransport(this.config.type === "sse" ? "sse" : "http");
@@ -228,7 +245,7 @@ export class McpConnection {
     } catch (error) {
       await this.disconnect();
       if (this.config.type !== "http" || !shouldTrySse(error)) throw this.noteLogin(error);
-      client = makeClient();
+      client = await makeClient();
       this.transport = await this.createRemoteTransport("sse");
       try {
         await withTimeout(client.connect(this.transport, { timeout }), timeout, "did not finish starting");
@@ -245,11 +262,56 @@ export class McpConnection {
     this.servesSkills = Boolean(
       (capabilities as { extensions?: Record<string, unknown> }).extensions?.[SKILLS_EXTENSION],
     );
+    await this.followListChanges(client);
     await Promise.all([
       capabilities.tools ? this.listTools(client) : undefined,
       capabilities.prompts ? this.listPrompts(client).catch(() => {}) : undefined,
       capabilities.resources ? this.listResources(client).catch(() => {}) : undefined,
     ]);
+  }
+
+  /**
+   * Lists tools, prompts or resources again when the server says they changed
+   * (`notifications/tools/list_changed` and the like); a failed re-list keeps the old list.
+   */
+  private async followListChanges(client: Client): Promise<void> {
+    const types = await import("@modelcontextprotocol/sdk/types.js");
+    const follow = (list: "tools" | "prompts" | "resources", fetch: () => Promise<void>) => () => {
+      if (client !== this.client) return;
+      const done = fetch()
+        .then(() => {
+          if (list === "tools") this.toolsVersion += 1;
+          this.options.onEvent?.({ type: "changed", list });
+        })
+        .catch(() => {})
+        .finally(() => this.relisting.delete(done));
+      this.relisting.add(done);
+    };
+    client.setNotificationHandler(
+      types.ToolListChangedNotificationSchema,
+      follow("tools", () => this.listTools(client)),
+    );
+    client.setNotificationHandler(
+      types.PromptListChangedNotificationSchema,
+      follow("prompts", () => this.listPrompts(client)),
+    );
+    client.setNotificationHandler(
+      types.ResourceListChangedNotificationSchema,
+      follow("resources", () => this.listResources(client)),
+    );
+  }
+
+  /** Waits (at most `ms`) for lists being fetched again after a change notification. */
+  async listsSettled(ms = 2000): Promise<void> {
+    if (this.relisting.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.relisting),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   private async spawn(config: Extract<McpTransportConfig, { type: "stdio" }>): Promise<ServerProcess> {

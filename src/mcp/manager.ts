@@ -1,4 +1,5 @@
 import type { ApprovalState } from "./approvals.js";
+import type { McpClientFeatures } from "./client-features.js";
 import { describeEntry, type McpServerDefinition, resolveTransport } from "./config.js";
 import { type ConnectionAuth, type ConnectionEvent, McpConnection } from "./connection.js";
 import type { ServerLauncher } from "./server-launcher.js";
@@ -23,6 +24,8 @@ export interface McpManagerOptions {
   launch?: ServerLauncher;
   /** OAuth for remote servers (the token file, who may authorize). */
   auth?: ConnectionAuth;
+  /** What the servers may ask hx (elicitation, roots, sampling). */
+  features?: McpClientFeatures;
   /** A line for the user: a server failed, died, was restarted. */
   notify?: (level: "info" | "warn", text: string) => void;
 }
@@ -87,6 +90,7 @@ export class McpManager {
       startupTimeoutMs: this.options.startupTimeoutMs,
       launch: this.options.launch,
       auth: this.options.auth,
+      features: this.options.features,
       onEvent: (event) => this.report(name, event),
     });
     void state.connection.start();

@@ -54,8 +54,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly callback: LoopbackCallback,
   ) {}
 
+  /** No browser: client credentials, or an identity provider's assertion (jwt_bearer). */
   get machine(): boolean {
-    return this.options.grant === "client_credentials";
+    return this.options.grant === "client_credentials" || this.options.grant === "jwt_bearer";
   }
 
   /** Whether there is anything to authorize with without a person: tokens or machine credentials. */
@@ -213,13 +214,52 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  /** Client credentials: the token request's grant (no browser, no refresh token). */
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+  /** Machine grants: the token request (no browser, no refresh token). */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
     if (!this.machine) return undefined;
+    if (this.options.grant === "jwt_bearer") {
+      return new URLSearchParams({
+        grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+        assertion: await this.identityAssertion(),
+      });
+    }
     const params = new URLSearchParams({ grant_type: "client_credentials" });
     const chosen = scope ?? this.options.scope;
     if (chosen) params.set("scope", chosen);
     return params;
+  }
+
+  /**
+   * SEP-990: trades the user's ID token at the identity provider for an ID-JAG naming this
+   * server's authorization server (audience) and resource, from the discovery auth() just did.
+   */
+  private async identityAssertion(): Promise<string> {
+    const idp = this.options.idp;
+    if (!idp)
+      throw new Error(
+        `"grant": "jwt_bearer" needs "idp": {tokenEndpoint, clientId, idToken} in the entry of '${this.server}'`,
+      );
+    const discovery = this.discoveryState();
+    const audience = discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
+    const resource = discovery?.resourceMetadata?.resource ?? this.url;
+    const response = await fetch(idp.tokenEndpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+        requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+        audience: String(audience ?? ""),
+        resource: String(resource),
+        subject_token: idp.idToken,
+        subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+        client_id: idp.clientId,
+      }),
+    });
+    const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string };
+    if (!response.ok || !body.access_token) {
+      throw new Error(`the identity provider refused the token exchange (${body.error ?? response.status})`);
+    }
+    return body.access_token;
   }
 
   /** private_key_jwt (a signed assertion) when a key file is configured; else the SDK's default. */

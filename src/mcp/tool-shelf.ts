@@ -26,9 +26,14 @@ export class ToolShelf {
 
   constructor(readonly mode: LoadedToolMode) {}
 
-  /** Tools from a server (also one that came up late). Names are unique across servers. */
-  put(tools: Iterable<Tool>): void {
-    for (const tool of tools) if (!this.byName.has(tool.name)) this.byName.set(tool.name, tool);
+  /**
+   * Tools from a server (also one that came up late). Names are unique across servers;
+   * `replace` (a server's re-listed tools) takes the new schema of a name already here.
+   */
+  put(tools: Iterable<Tool>, options: { replace?: boolean } = {}): void {
+    for (const tool of tools) {
+      if (options.replace || !this.byName.has(tool.name)) this.byName.set(tool.name, tool);
+    }
   }
 
   /** `tools` mode: the registry loaded tools are added to. */

@@ -47,6 +47,8 @@ export function buildToolSurface(
   checkResource?: ResourceCheck,
 ): ToolSurface {
   const surfaced = new Set<McpConnection>();
+  /** Per server: the tools version and tool names the model was last told about. */
+  const told = new Map<McpConnection, { version: number; names: Set<string> }>();
   const toolsOf = (connection: McpConnection): Tool[] => {
     surfaced.add(connection);
     report(connection);
@@ -56,6 +58,7 @@ export function buildToolSurface(
       connection.name,
       connection.tools.map((t) => t.name),
     );
+    told.set(connection, { version: connection.toolsVersion, names: new Set(names) });
     return connection.tools.map((info, i) =>
       createMcpTool({ name: names[i], server: connection.name, info, connection, timeoutMs }),
     );
@@ -90,7 +93,33 @@ export function buildToolSurface(
   const notes: string[] = [];
   const extension: LoopExtension = {
     name: "mcp-late-servers",
-    beforeModelCall(state) {
+    async beforeModelCall(state) {
+      const ready = manager.connections().filter((c) => c.status === "ready");
+      await Promise.all(ready.map((c) => c.listsSettled()));
+      for (const connection of ready) {
+        const before = told.get(connection);
+        if (!before || before.version === connection.toolsVersion) continue;
+        const tools = toolsOf(connection);
+        const added = tools.filter((tool) => !before.names.has(tool.name));
+        const now = new Set(tools.map((tool) => tool.name));
+        const removed = [...before.names].filter((name) => !now.has(name));
+        if (!withLoader) {
+          sink?.add(added); // the tools array grows: the cached prefix breaks once
+        } else {
+          shelf.put(tools, { replace: true });
+        }
+        if (withLoader && (added.length > 0 || removed.length > 0)) {
+          notes.push(
+            [
+              `MCP server ${connection.name} changed its tools.`,
+              ...(added.length
+                ? [`New (load them with load_mcp_tools):\n${catalogLines(added).join("\n")}`]
+                : []),
+              ...(removed.length ? [`No longer offered: ${removed.join(", ")}.`] : []),
+            ].join("\n"),
+          );
+        }
+      }
       const late = manager.connections().filter((c) => c.status === "ready" && !surfaced.has(c));
       for (const connection of late) {
         const added = toolsOf(connection);

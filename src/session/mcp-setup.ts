@@ -9,8 +9,10 @@ import {
   readApprovals,
   recordApprovals,
 } from "../mcp/approvals.js";
+import type { McpClientFeatures } from "../mcp/client-features.js";
 import { describeEntry, isStdioEntry, type McpServerDefinition } from "../mcp/config.js";
 import type { McpConnection } from "../mcp/connection.js";
+import { elicitationHandler, type HeadlessElicitation } from "../mcp/elicitation.js";
 import { McpManager } from "../mcp/manager.js";
 import { browserAuthorizer } from "../mcp/oauth-browser.js";
 import { AuthStore, authFile } from "../mcp/oauth-store.js";
@@ -112,8 +114,15 @@ export function launchMcp(options: McpSetupOptions, config: McpConfiguration): M
           : undefined,
       }
     : undefined;
+  const features: McpClientFeatures = {
+    elicit: elicitationHandler({
+      headless: mcp.elicitation,
+      notify: (text) => notify("info", text),
+    }),
+  };
   const manager = new McpManager({
     auth,
+    features,
     servers: states,
     cwd: options.cwd,
     env,
@@ -158,6 +167,8 @@ export interface ResolvedMcpSettings extends SurfaceSettings {
   startupWaitMs: number;
   /** `mcp.browser`: the command that opens authorization URLs (HX_BROWSER wins). */
   browser?: string;
+  /** `mcp.elicitation`: how a headless run answers a server's form. */
+  elicitation: HeadlessElicitation;
 }
 
 export function resolveMcpSettings(settings: McpSettings | undefined, window: number): ResolvedMcpSettings {
@@ -170,6 +181,7 @@ export function resolveMcpSettings(settings: McpSettings | undefined, window: nu
     startupWaitMs: settings?.startupWait ?? MCP_DEFAULTS.startupWaitMs,
     toolTimeoutMs: settings?.toolTimeout ?? MCP_DEFAULTS.toolTimeoutMs,
     browser: settings?.browser,
+    elicitation: settings?.elicitation ?? "decline",
   };
 }
 

@@ -11,7 +11,7 @@
 // as the suite's own example clients do.
 
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RecordedRequest, startFakeModelServer } from "../support/fake-model-server.js";
@@ -55,6 +55,18 @@ function serverEntry(): Record<string, unknown> {
       clientId: context.client_id,
       privateKeyFile: keyFile,
       signingAlgorithm: context.signing_algorithm ?? "ES256",
+    });
+  }
+  if (scenario === "auth/cross-app-access-complete-flow") {
+    Object.assign(oauth, {
+      grant: "jwt_bearer",
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+      idp: {
+        tokenEndpoint: context.idp_token_endpoint,
+        clientId: context.idp_client_id,
+        idToken: context.idp_id_token,
+      },
     });
   }
   if (Object.keys(oauth).length > 0) entry.oauth = oauth;
@@ -114,7 +126,17 @@ const args = [
   "-C",
   work,
 ];
+// A headless run declines forms unless told to answer with the defaults (what this scenario tests).
+const home = tempDir("hx-conf-home-");
+mkdirSync(path.join(home, ".hx"), { recursive: true });
+if (scenario.startsWith("elicitation")) {
+  writeFileSync(
+    path.join(home, ".hx", "settings.json"),
+    JSON.stringify({ mcp: { elicitation: "defaults" } }),
+  );
+}
 const env = hxEnv({
+  HOME: home,
   OPENAI_API_KEY: "sk-test",
   HX_BROWSER: `${process.execPath} ${path.join(HERE, "follow-redirect.mjs")}`,
 });

@@ -1,6 +1,6 @@
 import { errorMessage } from "../core/error-message.js";
 import type { EndpointInfo, Failure } from "./failure.js";
-import { type CallLimits, formatWait } from "./limits.js";
+import { type CallLimits, formatWait, HEADER_TIMEOUT_RETRIES } from "./limits.js";
 import { ProviderError } from "./provider.js";
 import { firstLine, fromHttpStatus, fromStreamError, type SdkApiError } from "./sdk-api-errors.js";
 import {
@@ -100,7 +100,7 @@ export function classifyFailure(error: unknown, context: FailureContext): Failur
         `${url} did not begin to answer within ${wait}.`,
         `Check that the server is up, or raise HX_REQUEST_TIMEOUT_MS (now ${limits.requestTimeoutMs}).`,
       ),
-      retry: { reason: `no response within ${wait}` },
+      retry: { reason: `no response within ${wait}`, maxRetries: HEADER_TIMEOUT_RETRIES },
     };
   }
   if (error instanceof sdk.APIConnectionError) {

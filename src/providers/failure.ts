@@ -13,6 +13,9 @@ export interface EndpointInfo {
 /** One failed attempt: the error the user sees if it is the last, and whether to try again. */
 export interface Failure {
   error: ProviderError;
-  /** Set when another attempt may succeed: why (for the notice), and the wait the server asked for. */
-  retry?: { reason: string; afterMs?: number };
+  /**
+   * Set when another attempt may succeed: why (for the notice), the wait the server asked for,
+   * and, for failures that are unlikely to pass by retrying, the most retries they get.
+   */
+  retry?: { reason: string; afterMs?: number; maxRetries?: number };
 }

@@ -5,8 +5,12 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The defaults of every bound on one model call, and the variable that changes each. */
 export const CALL_LIMIT_DEFAULTS = {
-  /** HX_REQUEST_TIMEOUT_MS: waiting for the response to begin (headers). */
-  requestTimeoutMs: 600_000,
+  /**
+   * HX_REQUEST_TIMEOUT_MS: waiting for the response to begin (headers). Servers stream, so
+   * headers come at once; a slow local model still starts within this while it reads a long
+   * prompt. A server that never answers costs at most two such waits (see HEADER_TIMEOUT_RETRIES).
+   */
+  requestTimeoutMs: 120_000,
   /** HX_STREAM_IDLE_TIMEOUT_MS: silence inside a stream before it counts as dropped. */
   streamIdleTimeoutMs: 120_000,
   /** HX_MAX_RETRIES. */
@@ -16,6 +20,12 @@ export const CALL_LIMIT_DEFAULTS = {
   /** HX_MAX_RESPONSE_BYTES: 64 MiB, far above any answer within an output limit. */
   maxResponseBytes: 64 * 1024 * 1024,
 } as const;
+
+/**
+ * Retries after a wait for the headers ran out: one. A server that accepts the connection and
+ * never answers is unlikely to answer the fifth time (5 × 600 s was waited before).
+ */
+export const HEADER_TIMEOUT_RETRIES = 1;
 
 /** The bounds of one model call, every one resolved. */
 export interface CallLimits {

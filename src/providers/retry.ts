@@ -19,7 +19,8 @@ export interface RetryLoop<T> {
 
 /**
  * hx's one retry policy: runs `attempt` until it succeeds, the failure is not worth another
- * try, or `limits.maxRetries` retries are spent. The wait is the server's `Retry-After` when
+ * try, or `limits.maxRetries` retries are spent (fewer when the failure says so: a wait for
+ * the headers that ran out is retried once). The wait is the server's `Retry-After` when
  * it gave one (a wait beyond `limits.maxRetryWaitMs` ends the call at once with an error
  * naming it), else exponential backoff. Every wait ends at once when `signal` aborts; the
  * call then fails with kind "aborted". Throws only ProviderErrors.
@@ -35,7 +36,7 @@ export async function withRetries<T>(loop: RetryLoop<T>): Promise<T> {
       const failure = loop.classify(error);
       if (failure.error.kind === "aborted" || !failure.retry) throw failure.error;
       const asked = failure.retry.afterMs;
-      if (retry >= limits.maxRetries) {
+      if (retry >= Math.min(limits.maxRetries, failure.retry.maxRetries ?? limits.maxRetries)) {
         throw asked === undefined ? failure.error : withRequestedWait(failure.error, asked);
       }
       if (asked !== undefined && asked > limits.maxRetryWaitMs) {

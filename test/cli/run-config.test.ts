@@ -42,7 +42,7 @@ describe("resolveRunConfig precedence: flags > env > settings", () => {
   it("reads retries and the request timeout from the environment, naming a bad variable", () => {
     expect(resolveRunConfig({}, {}, {})).toMatchObject({
       maxRetries: 4,
-      requestTimeoutMs: 600_000,
+      requestTimeoutMs: 120_000,
       streamIdleTimeoutMs: 120_000,
       maxRetryWaitMs: 60_000,
       maxResponseBytes: 64 * 1024 * 1024,

@@ -106,6 +106,15 @@ describe.each(wires)("$wire wire faults", ({ make, endpoint }) => {
     expect(retries.map((r) => r.reason)).toEqual(["no response within 200 ms"]);
   });
 
+  it("a server that never sends the headers is waited on twice, not once per retry", async () => {
+    for (let i = 0; i < 5; i += 1) server.hang();
+    const error = await expectProviderError(await make({ timeoutMs: 200, maxRetries: 4 }));
+    expect(error.kind).toBe("network");
+    expect(error.message).toContain("did not begin to answer within 200 ms");
+    expect(error.hint).toContain("HX_REQUEST_TIMEOUT_MS");
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("a drop mid-answer is retried and the retry says what streamed text to discard", async () => {
     server.dropAfter(4).text("The first half and the rest", { chunks: 6 });
     server.reply().text("Whole answer");

@@ -5,6 +5,7 @@ import type { AgentResult } from "../core/events.js";
 import { addUsage, userMessage } from "../core/messages.js";
 import { type ModelProvider, ProviderError } from "../providers/provider.js";
 import { callExtensions, firstResult, safely } from "./extension-calls.js";
+import { forHistory } from "./history-arguments.js";
 import { type AgentLoopConfig, newLoopState } from "./loop-config.js";
 import { readOnlyBatches, runToolCalls } from "./tool-calls.js";
 
@@ -88,7 +89,8 @@ export async function runAgentLoop(
 
     const { message, usage } = response;
     stats.usage = addUsage(stats.usage, usage);
-    conversation.append(message);
+    // The history keeps oversized tool-call arguments cut; the calls below run with them whole.
+    conversation.append(forHistory(message));
     config.emit({ type: "assistant_message", message, usage });
     const cut = response.stopReason === "length";
     if (cut) config.emit({ type: "notice", level: "warn", text: cutNotice(message.toolCalls.length > 0) });

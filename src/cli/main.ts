@@ -4,6 +4,7 @@ import { ProviderError } from "../providers/provider.js";
 import { registerDoctorCommand } from "./doctor-command.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { registerPermissionsCommand } from "./permissions-command.js";
+import { registerRewindCommand } from "./rewind-command.js";
 import { UsageError } from "./run-config.js";
 import { registerSessionsCommand } from "./sessions-command.js";
 import { registerSkillsCommand } from "./skills-command.js";
@@ -131,6 +132,7 @@ function buildProgram(): Command {
   registerSkillsCommand(program);
   registerSessionsCommand(program);
   registerTasksCommand(program);
+  registerRewindCommand(program);
   registerDoctorCommand(program);
   registerPermissionsCommand(program);
   registerMcpCommand(program);

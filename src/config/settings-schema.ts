@@ -236,6 +236,8 @@ export const settingsSchema = z.object({
    * offered when the project's board has tasks or someone can answer questions (an
    * interactive session), so one-shot scripted runs keep their first request small.
    */
+  /** Snapshots of the project around calls that may change files, for /rewind (default true). */
+  checkpoints: flag().optional(),
   taskBoard: z.enum(["auto", "on", "off"], { error: expected("auto, on or off") }).optional(),
   /** Claude Code's keys for `.mcp.json` approval; honoured from the user settings only. */
   enableAllProjectMcpServers: flag().optional(),

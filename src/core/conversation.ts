@@ -1,7 +1,7 @@
 import type { Message } from "./messages.js";
 
 /** Why the history was replaced rather than appended to. */
-export type ReplaceReason = "compaction" | "resume" | "clear" | "shorten" | "repair";
+export type ReplaceReason = "compaction" | "resume" | "clear" | "shorten" | "repair" | "rewind";
 
 /** What a compaction did, for the transcript and the user (the compactor's record extends it). */
 export interface CompactionDetail {

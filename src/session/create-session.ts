@@ -11,6 +11,7 @@ import type { ResumedSession } from "../transcript/index.js";
 import type { FolderTrust } from "../trust/index.js";
 import { AgentSession } from "./agent-session.js";
 import type { Capability, SessionBasics } from "./capability.js";
+import { setUpCheckpoints } from "./checkpoints-setup.js";
 import { setUpContext } from "./context-setup.js";
 import { setUpGuards } from "./guards-setup.js";
 import { setUpHooks } from "./hooks-setup.js";
@@ -129,12 +130,17 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     scopedRules: skills.scopedRules,
   });
   const todo = setUpTodo(basics);
+  const checkpoints = setUpCheckpoints(basics, {
+    sessionId: transcript.writer.id,
+    persist: env.persist !== false,
+  });
   const taskBoard = await setUpTaskBoard(basics, { interactive: env.ask !== undefined });
   const subagents = setUpSubagents(basics, {
     baseTools: tools.tools,
     permissions: permissions.extension,
     hooks: hooks.hooks,
     first: shell.extensions,
+    last: checkpoints.subagentExtension ? [checkpoints.subagentExtension] : [],
     promptSections: instructions.promptSections ?? [],
     skills: skills.skills,
   });
@@ -150,6 +156,8 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     subagents,
     skills,
     ...(mcp ? [mcp] : []),
+    // After permissions, hooks and skills: only calls that will run are snapshotted.
+    checkpoints,
     ...((await env.extraCapabilities?.(basics)) ?? []),
   ];
 

@@ -18,6 +18,8 @@ export function setUpSubagents(
     hooks: SessionHooks;
     /** Extensions every loop needs before the others (secret redaction). */
     first?: readonly LoopExtension[];
+    /** Extensions after the permission check (checkpoints: only calls that will run). */
+    last?: readonly LoopExtension[];
     /** System-prompt sections subagents share with the session (project instructions). */
     promptSections: readonly string[];
     /** The session's skills as they are now, for `task`'s `skills: [names]`. */
@@ -32,7 +34,12 @@ export function setUpSubagents(
     provider: basics.model,
     tools: options.baseTools,
     workspace: basics.workspace,
-    extensions: [...(options.first ?? []), options.hooks.subagentExtension, options.permissions],
+    extensions: [
+      ...(options.first ?? []),
+      options.hooks.subagentExtension,
+      options.permissions,
+      ...(options.last ?? []),
+    ],
     systemPrompt: system,
     onSubagentStop: (info) => options.hooks.runSubagentStop(info),
     offerSkills: (options.skills?.() ?? []).some((skill) => !skill.disableModelInvocation),

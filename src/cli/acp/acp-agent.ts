@@ -17,18 +17,10 @@ import {
   type Stream,
 } from "@agentclientprotocol/sdk";
 import { errorMessage } from "../../core/error-message.js";
-import {
-  PERMISSION_MODES,
-  type PermissionAnswer,
-  type PermissionAsker,
-  type PermissionMode,
-  type PermissionRequest,
-  parsePermissionMode,
-} from "../../permissions/index.js";
+import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "../../permissions/index.js";
+import { PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "../../permissions/modes.js";
 import { ProviderError } from "../../providers/provider.js";
 import type { AgentSession } from "../../session/agent-session.js";
-import { openSession } from "../open-session.js";
-import { prepareRun, resolveRun, withProvider } from "../prepare-run.js";
 import type { RunFlags } from "../run-config.js";
 import { VERSION } from "../version.js";
 import { availableCommands, EventMapper, replayUpdates, stopReason } from "./acp-updates.js";
@@ -123,6 +115,9 @@ export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: stri
     };
     let record: AcpSession | undefined;
     try {
+      // The session's modules load on the first session, so `initialize` answers fast.
+      const { prepareRun } = await import("../prepare-run.js");
+      const { openSession } = await import("../open-session.js");
       const prepared = await prepareRun(sessionFlags);
       const session = await openSession(prepared, sessionFlags, { log, ask: askerFor(() => record) });
       record = { id: session.transcript.id, session, mcpFolder };
@@ -173,6 +168,7 @@ export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: stri
       if (params.methodId !== "environment-key")
         throw RequestError.invalidParams(undefined, "unknown auth method");
       try {
+        const { resolveRun, withProvider } = await import("../prepare-run.js");
         await withProvider(await resolveRun(flags, log));
       } catch (error) {
         throw RequestError.authRequired(undefined, errorMessage(error));

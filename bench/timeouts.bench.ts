@@ -21,7 +21,13 @@ export async function run(): Promise<BenchRow[]> {
   const bash = createBashTool();
   const call = (args: { command: string; timeout?: number }, signal = new AbortController().signal) =>
     bash.execute(args, { workspace, signal, callId: "bench", emit: () => {} });
-  const payload: HookPayload = { hook_event_name: "PreToolUse", session_id: "bench", cwd: root };
+  const payload: HookPayload = {
+    hook_event_name: "PreToolUse",
+    session_id: "bench",
+    transcript_path: path.join(root, "t.jsonl"),
+    cwd: root,
+    permission_mode: "default",
+  };
 
   const timedOut = await timed(() => call({ command: "sleep 30 & sleep 30", timeout: 0.5 }));
   const cancelled = await timed(async () => {

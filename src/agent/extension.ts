@@ -22,8 +22,12 @@ export interface LoopState {
   endRun(reason: string): void;
 }
 
-/** An extension's verdict on a tool call: `block` refuses it and becomes the tool result. */
-export type ToolDecision = { block: string } | undefined;
+/**
+ * An extension's verdict on a tool call: `block` refuses it and becomes the tool result;
+ * `args` replaces its arguments (a hook's `updatedInput`): they are checked against the tool's
+ * schema again, and the extensions after this one see the new call.
+ */
+export type ToolDecision = { block: string } | { args: unknown } | undefined;
 
 /**
  * A capability around the loop (permissions, hooks, reminders, compaction). The loop calls

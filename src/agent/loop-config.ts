@@ -14,6 +14,8 @@ export interface AgentLoopConfig {
   tools: ToolRegistry;
   workspace: Workspace;
   maxTurns: number;
+  /** How many times onStop may send the model back to work in one run; default 3. */
+  maxStopContinuations?: number;
   extensions: LoopExtension[];
   emit: EventSink;
   signal?: AbortSignal;

@@ -9,7 +9,7 @@ import { forHistory } from "./history-arguments.js";
 import { type AgentLoopConfig, newLoopState } from "./loop-config.js";
 import { readOnlyBatches, runToolCalls } from "./tool-calls.js";
 
-/** How many times onStop may send the model back to work in one run. */
+/** How many times onStop may send the model back to work in one run, unless the config says. */
 const MAX_STOP_CONTINUATIONS = 3;
 
 /**
@@ -96,7 +96,7 @@ export async function runAgentLoop(
     if (cut) config.emit({ type: "notice", level: "warn", text: cutNotice(message.toolCalls.length > 0) });
 
     if (message.toolCalls.length === 0) {
-      if (continuations < MAX_STOP_CONTINUATIONS) {
+      if (continuations < (config.maxStopContinuations ?? MAX_STOP_CONTINUATIONS)) {
         const feedback = await firstResult(config, (ext) => ext.onStop?.(message.content, state));
         if (endedBy !== undefined) return finish({ text: message.content, stop: cut ? "length" : "done" });
         if (feedback) {

@@ -120,14 +120,30 @@ async function admitToolCall(
   if (!prepared.ok)
     return { message: toolMessage(call, { content: prepared.error, isError: true }), blocked: false };
 
+  let current = prepared;
   for (const ext of config.extensions) {
-    const decision = await checkCall(config.emit, ext, prepared, state);
+    const decision = await checkCall(config.emit, ext, current, state);
+    if (decision && "args" in decision) {
+      // A routed call (an MCP proxy) is prepared again by the tool it names, when that one is registered.
+      const name = config.tools.get(current.tool.name) ? current.tool.name : call.name;
+      const replaced = await config.tools.prepare({
+        ...call,
+        name,
+        arguments: JSON.stringify(decision.args ?? {}),
+      });
+      if (!replaced.ok) {
+        const content = `Error: the ${ext.name} extension changed the arguments and they no longer fit the tool: ${replaced.error}`;
+        return { message: toolMessage(call, { content, isError: true }), blocked: false };
+      }
+      current = { ...replaced, original: current.original ?? current };
+      continue;
+    }
     if (decision) {
       state.stats.blocked += 1;
       return { message: toolMessage(call, { content: decision.block, isError: true }), blocked: true };
     }
   }
-  return prepared;
+  return current;
 }
 
 async function afterToolCall(

@@ -9,7 +9,7 @@
  */
 import * as z from "zod";
 import { MIN_CONTEXT_WINDOW } from "../context/windows.js";
-import { HOOK_EVENTS, TOOL_EVENTS } from "../hooks/events.js";
+import { HOOK_EVENTS } from "../hooks/events.js";
 import { compileMatcher } from "../hooks/matcher.js";
 import { parseServerEntries } from "../mcp/config.js";
 import { PERMISSION_MODES } from "../permissions/modes.js";
@@ -51,22 +51,37 @@ const permissions = z.object(
   { error: expected("an object with allow, ask, deny, defaultMode and readOnlyCommands") },
 );
 
-const commandHook = z.object(
-  {
-    type: z.literal("command", { error: expected('"command" (the only hook type hx runs)') }),
-    command: text("a shell command").refine((value) => value.trim() !== "", { error: "must not be empty" }),
-    /** Seconds; default 60. */
-    timeout: z
-      .number({ error: expected("a number of seconds") })
-      .refine((value) => value > 0, { error: expected("a number of seconds above 0") })
-      .optional(),
-  },
-  { error: expected('a hook such as { "type": "command", "command": "./check.sh" }') },
-);
+/**
+ * One hook. hx runs `"type": "command"` hooks; Claude Code's other kinds (`prompt`, `agent`)
+ * are accepted so a copied file loads, and skipped with a warning (hooks/registry.ts).
+ */
+const commandHook = z
+  .object(
+    {
+      type: text('"command"'),
+      command: text("a shell command").optional(),
+      /** Seconds; default 60. */
+      timeout: z
+        .number({ error: expected("a number of seconds") })
+        .refine((value) => value > 0, { error: expected("a number of seconds above 0") })
+        .optional(),
+      /** Claude Code's `prompt` and `agent` hooks; not run by hx. */
+      prompt: text("a prompt").optional(),
+      model: text("a model name").optional(),
+      /** Claude Code's spinner text and run-in-background flags; accepted, not used. */
+      statusMessage: text("a message").optional(),
+      async: flag().optional(),
+      once: flag().optional(),
+    },
+    { error: expected('a hook such as { "type": "command", "command": "./check.sh" }') },
+  )
+  .refine((hook) => hook.type !== "command" || (hook.command ?? "").trim() !== "", {
+    error: "a command hook needs a non-empty command",
+    path: ["command"],
+  });
 
-function hookGroups(matchesTools: boolean) {
+function hookGroups() {
   const matcher = text("a tool name, `*` or a regular expression").superRefine((value, ctx) => {
-    if (!matchesTools) return;
     const compiled = compileMatcher(value);
     if (typeof compiled !== "function")
       ctx.addIssue({ code: "custom", message: compiled.error, input: value });
@@ -84,8 +99,9 @@ function hookGroups(matchesTools: boolean) {
   );
 }
 
+/** Every Claude Code event is a known key (hx warns about the ones it never fires). */
 const hooks = z.object(
-  Object.fromEntries(HOOK_EVENTS.map((event) => [event, hookGroups(TOOL_EVENTS.has(event)).optional()])) as {
+  Object.fromEntries(HOOK_EVENTS.map((event) => [event, hookGroups().optional()])) as {
     [E in (typeof HOOK_EVENTS)[number]]: z.ZodOptional<ReturnType<typeof hookGroups>>;
   },
   { error: expected("an object of hook events such as PreToolUse") },
@@ -221,6 +237,8 @@ export const settingsSchema = z.object({
   verbose: flag().optional(),
   /** Print the seed's `[HOOK] ...` lines (also on with --verbose). */
   logHooks: flag().optional(),
+  /** How many times Stop hooks may send the model back to work in one prompt (default 100). */
+  maxStopHookContinuations: wholeNumber("a whole number of continuations", 0).optional(),
   permissions: permissions.optional(),
   hooks: hooks.optional(),
   skills: skills.optional(),

@@ -32,8 +32,11 @@ export function validateSettings(raw: unknown, file: string): ValidatedSettings 
     ({ path, known, protective }): Diagnostic => {
       const key = path[path.length - 1];
       const suggestion = suggestKey(String(key), known);
+      // An event name from a newer Claude Code is a warning; a misspelled one (`PreTooluse`) an error.
+      const newerEvent = path.length === 2 && path[0] === "hooks" && suggestion === undefined;
       const error =
-        protective || (path.length === 1 && suggestion !== undefined && PROTECTIVE_KEYS.has(suggestion));
+        !newerEvent &&
+        (protective || (path.length === 1 && suggestion !== undefined && PROTECTIVE_KEYS.has(suggestion)));
       const hint =
         suggestion === undefined ? `known keys: ${known.join(", ")}` : `did you mean ${suggestion}?`;
       return {
@@ -41,7 +44,9 @@ export function validateSettings(raw: unknown, file: string): ValidatedSettings 
         code: "settings.unknown-key",
         file,
         keyPath: path.join("."),
-        message: `unknown key, ${hint}`,
+        message: newerEvent
+          ? `not a hook event hx knows (${known.join(", ")}); its hooks never run`
+          : `unknown key, ${hint}`,
       };
     },
   );

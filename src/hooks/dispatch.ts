@@ -1,5 +1,5 @@
 import type { ProcessGroups } from "../process/process-groups.js";
-import type { HookEventName, HookPayload } from "./events.js";
+import { type HookEventName, type HookPayload, MATCHED_FIELD } from "./events.js";
 import type { HookRegistry } from "./registry.js";
 import { runCommandHook } from "./runner.js";
 import { emptyVerdict, type HookVerdict } from "./verdict.js";
@@ -9,6 +9,10 @@ export type { HookPermission, HookVerdict } from "./verdict.js";
 export interface DispatchOptions {
   sessionId: string;
   cwd: string;
+  /** The Claude Code-shaped transcript hooks may read (`transcript_path`). */
+  transcriptPath: string;
+  /** The permission mode now (`permission_mode`). */
+  permissionMode: () => string;
   signal?: AbortSignal;
   /** The environment hooks start from (secrets removed). */
   baseEnv?: Record<string, string>;
@@ -17,21 +21,26 @@ export interface DispatchOptions {
 }
 
 /**
- * Runs every hook registered for `event` (and `tool`, for tool events) in parallel with the
- * same payload, and folds their outcomes: any block wins, failures become warnings.
+ * Runs every hook registered for `event` in parallel with the same payload, and folds their
+ * outcomes: any block wins, failures become warnings. Tool events pick hooks by the tool's
+ * names (`names`: hx's and Claude Code's); others by their matched field (`source`, `trigger`…).
  */
 export async function dispatchHooks(
   registry: HookRegistry,
   event: HookEventName,
   fields: Record<string, unknown>,
-  options: DispatchOptions & { tool?: string },
+  options: DispatchOptions & { names?: readonly string[] },
 ): Promise<HookVerdict> {
-  const hooks = registry.hooksFor(event, options.tool);
+  const field = MATCHED_FIELD[event];
+  const names = options.names ?? (field !== undefined ? [String(fields[field] ?? "")] : undefined);
+  const hooks = registry.hooksFor(event, names);
   if (hooks.length === 0) return emptyVerdict();
   const payload: HookPayload = {
-    hook_event_name: event,
     session_id: options.sessionId,
+    transcript_path: options.transcriptPath,
     cwd: options.cwd,
+    permission_mode: options.permissionMode(),
+    hook_event_name: event,
     ...fields,
   };
   const outcomes = await Promise.all(
@@ -41,6 +50,7 @@ export async function dispatchHooks(
         timeoutMs: hook.timeoutMs,
         signal: options.signal,
         baseEnv: options.baseEnv,
+        env: hook.env,
         groups: options.groups,
       }),
     ),

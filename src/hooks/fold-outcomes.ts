@@ -14,7 +14,7 @@ export function foldOutcomes(hooks: ConfiguredHook[], outcomes: HookOutcome[]): 
   const reasons: string[] = [];
   outcomes.forEach((outcome, index) => {
     const hook = hooks[index];
-    const name = `${hook.event} hook \`${hook.command}\``;
+    const name = `${hook.event} hook \`${hook.command}\`${hook.origin ? ` (plugin ${hook.origin})` : ""}`;
     if (outcome.kind === "block") {
       reasons.push(outcome.stderr || `blocked by the ${name} (it gave no reason on stderr)`);
       return;
@@ -23,6 +23,7 @@ export function foldOutcomes(hooks: ConfiguredHook[], outcomes: HookOutcome[]): 
       verdict.warnings.push(`${name} ${outcome.message}; going on.`);
       return;
     }
+    if (outcome.stderr) verdict.stderr.push(`${name}: ${outcome.stderr}`);
     const parsed = parseHookStdout(outcome.stdout);
     if (parsed.kind === "text") {
       if (parsed.text) verdict.outputs.push(boundHookText(parsed.text));
@@ -40,7 +41,15 @@ export function foldOutcomes(hooks: ConfiguredHook[], outcomes: HookOutcome[]): 
     const specific = answer.hookSpecificOutput;
     if (specific?.additionalContext) verdict.context.push(boundHookText(specific.additionalContext));
     if (answer.decision === "block") reasons.push(answer.reason || `blocked by the ${name}`);
+    if (hook.event === "PermissionRequest" && specific?.decision) {
+      const { behavior, message, updatedInput } = specific.decision;
+      if (behavior === "deny") reasons.push(message || `denied by the ${name}`);
+      else if (!verdict.answer) verdict.answer = { behavior, message, updatedInput };
+      return;
+    }
     if (hook.event !== "PreToolUse") return;
+    if (specific?.updatedInput && (specific.permissionDecision ?? "allow") !== "deny")
+      verdict.updatedInput = { ...verdict.updatedInput, ...specific.updatedInput };
     const permission = specific?.permissionDecision ?? (answer.decision === "approve" ? "allow" : undefined);
     const reason = specific?.permissionDecisionReason || answer.reason || undefined;
     if (permission === "deny") reasons.push(reason || `denied by the ${name}`);

@@ -1,22 +1,38 @@
 import type { LoopExtension, LoopState } from "../agent/extension.js";
 import type { EventSink } from "../core/events.js";
+import type { ToolOutput } from "../core/tool.js";
 import type { ProcessGroups } from "../process/process-groups.js";
-import type { SubagentStopInfo } from "../subagent/types.js";
+import type { SubagentStartInfo, SubagentStopInfo } from "../subagent/types.js";
+import {
+  claudeToolInput,
+  claudeToolName,
+  claudeToolResponse,
+  hxArgsFrom,
+  toolNames,
+} from "../tools/claude-call.js";
 import type { PreparedCall } from "../tools/registry.js";
+import type { Workspace } from "../tools/workspace.js";
 import { type DispatchOptions, dispatchHooks, type HookPermission, type HookVerdict } from "./dispatch.js";
 import type { HookEventName } from "./events.js";
 import { hookLogLine } from "./log-lines.js";
 import type { HookRegistry } from "./registry.js";
 
+/** How many times Stop hooks may send the model back in one prompt, unless settings say otherwise. */
+export const DEFAULT_STOP_HOOK_LIMIT = 100;
+
 export interface HooksOptions {
   registry: HookRegistry;
   sessionId: string;
-  cwd: string;
+  workspace: Workspace;
+  /** The Claude Code-shaped transcript hooks read (`transcript_path`). */
+  transcriptPath: string;
+  /** The permission mode now (`permission_mode`). */
+  permissionMode?: () => string;
   /** The built-in log hook's writer; give it with --verbose or settings.logHooks. */
   log?: (line: string) => void;
-  /** Show what successful hooks print on stdout (as info notices). */
+  /** Show what successful hooks print on stdout and stderr (as info notices). */
   verbose?: boolean;
-  /** Where warnings go for hooks run outside a loop (SessionStart, UserPromptSubmit, SubagentStop). */
+  /** Where warnings go for hooks run outside a loop (SessionStart, UserPromptSubmit, SubagentStop…). */
   emit?: EventSink;
   /** Prefix of the log lines of hooks run inside a subagent; default two spaces. */
   subagentLogPrefix?: string;
@@ -38,25 +54,40 @@ export class HookPermissions {
     this.byCall.set(prepared, permission);
   }
 
+  /** What was said about this call, or about the call it replaced (a hook's `updatedInput`). */
   get(prepared: PreparedCall): HookPermission | undefined {
-    return this.byCall.get(prepared);
+    return this.byCall.get(prepared) ?? (prepared.original ? this.byCall.get(prepared.original) : undefined);
   }
+}
+
+/** A PermissionRequest hook's answer to a question hx would ask (see SessionHooks.answerPermission). */
+export interface HookPermissionAnswer {
+  behavior: "allow" | "deny";
+  message?: string;
 }
 
 /** Hooks of one session: loop extensions plus the calls the session and the task tool make. */
 export interface SessionHooks {
-  /** PreToolUse, PostToolUse and Stop for the main loop. */
+  /** PreToolUse, PostToolUse(Failure) and Stop for the main loop. */
   readonly extension: LoopExtension;
-  /** PreToolUse and PostToolUse inside subagents (their end is SubagentStop, run by the task tool). */
+  /** PreToolUse and PostToolUse(Failure) inside subagents (their end is SubagentStop, run by the task tool). */
   readonly subagentExtension: LoopExtension;
   /** At session start; `context` is what the hooks printed, for the session to add if it likes. */
   runSessionStart(source?: string): Promise<{ context?: string }>;
+  /** When the session ends (`reason` as Claude Code's: `prompt_input_exit`, `clear`, `other`). */
+  runSessionEnd(reason: string): Promise<void>;
   /** Before a prompt goes to the model; `blocked` is the reason to show when a hook refused it. */
   runPromptHooks(prompt: string): Promise<{ blocked?: string; context?: string }>;
+  /** When a subagent starts; `context` joins its prompt. Pass as the task tool's onSubagentStart. */
+  runSubagentStart(info: SubagentStartInfo): Promise<{ context?: string }>;
   /** When a subagent ended; pass as the task tool's onSubagentStop. */
   runSubagentStop(info: SubagentStopInfo): Promise<void>;
-  /** Any event by name (e.g. PreCompact once compaction exists). */
-  runEvent(event: HookEventName, fields: Record<string, unknown>, tool?: string): Promise<HookVerdict>;
+  /** When hx would ask the user about a call: PermissionRequest hooks may answer instead. */
+  answerPermission(prepared: PreparedCall, signal?: AbortSignal): Promise<HookPermissionAnswer | undefined>;
+  /** When something waits for the user (a permission question): Notification hooks. */
+  notify(message: string, type: string): Promise<void>;
+  /** Any event by name (PreCompact). */
+  runEvent(event: HookEventName, fields: Record<string, unknown>): Promise<HookVerdict>;
   /** What PreToolUse hooks said about permissions; give it to the permission extension. */
   readonly permissions: HookPermissions;
 }
@@ -69,9 +100,12 @@ export interface SessionHooks {
 export function createSessionHooks(options: HooksOptions): SessionHooks {
   const log = options.log ?? (() => undefined);
   const subagentPrefix = options.subagentLogPrefix ?? "  ";
+  const { workspace, registry } = options;
   const dispatchOptions = (signal?: AbortSignal): DispatchOptions => ({
     sessionId: options.sessionId,
-    cwd: options.cwd,
+    cwd: workspace.root,
+    transcriptPath: options.transcriptPath,
+    permissionMode: options.permissionMode ?? (() => "default"),
     signal,
     baseEnv: options.baseEnv,
     groups: options.groups,
@@ -84,13 +118,10 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
     event: HookEventName,
     fields: Record<string, unknown>,
     emit: EventSink | undefined,
-    tool?: string,
+    names?: readonly string[],
     signal?: AbortSignal,
   ): Promise<HookVerdict> => {
-    const verdict = await dispatchHooks(options.registry, event, fields, {
-      ...dispatchOptions(signal),
-      tool,
-    });
+    const verdict = await dispatchHooks(registry, event, fields, { ...dispatchOptions(signal), names });
     for (const warning of verdict.warnings) emit?.({ type: "notice", level: "warn", text: warning });
     for (const message of verdict.messages)
       emit?.({ type: "notice", level: "info", text: `${event} hook: ${message}` });
@@ -99,19 +130,31 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
     if (options.verbose) {
       for (const output of verdict.outputs)
         emit?.({ type: "notice", level: "info", text: `${event} hook: ${output}` });
+      for (const stderr of verdict.stderr)
+        emit?.({ type: "notice", level: "info", text: `stderr of ${stderr}` });
     }
     return verdict;
   };
+
+  /** The tool fields of a payload: Claude Code's name and input, hx's riding along. */
+  const toolFields = (prepared: PreparedCall) => ({
+    tool_name: claudeToolName(prepared.tool),
+    tool_input: claudeToolInput(prepared.tool, prepared.args, workspace),
+    tool_use_id: prepared.call.id,
+    hx_tool_name: prepared.tool.name,
+    hx_tool_input: prepared.args,
+  });
 
   const toolHooks = (name: string, prefix: string): LoopExtension => ({
     name,
     async beforeToolCall(prepared, state) {
       log(prefix + hookLogLine.preToolUse(prepared.tool.name, prepared.args));
+      if (!registry.has("PreToolUse")) return undefined;
       const verdict = await run(
         "PreToolUse",
-        { tool_name: prepared.tool.name, tool_input: prepared.args },
+        toolFields(prepared),
         state.emit,
-        prepared.tool.name,
+        toolNames(prepared.tool),
         state.signal,
       );
       // `continue: false` wins over a block: the call is refused and the run ends here.
@@ -121,25 +164,24 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
       }
       if (verdict.blocked !== undefined) return { block: verdict.blocked };
       if (verdict.permission) permissions.set(prepared, verdict.permission);
+      if (verdict.updatedInput)
+        return { args: hxArgsFrom(prepared.tool, prepared.args, verdict.updatedInput, workspace) };
       return undefined;
     },
     async afterToolCall(prepared, output, state) {
       log(prefix + hookLogLine.postToolUse(prepared.tool.name, output.content));
-      const verdict = await run(
-        "PostToolUse",
-        { tool_name: prepared.tool.name, tool_input: prepared.args, tool_output: output.content },
-        state.emit,
-        prepared.tool.name,
-        state.signal,
-      );
-      const notes = [
-        ...(verdict.blocked !== undefined ? [`[PostToolUse hook] ${verdict.blocked}`] : []),
-        ...verdict.context.map((context) => `[PostToolUse hook context] ${context}`),
-        ...(verdict.stop !== undefined ? [`[PostToolUse hook] The run was stopped: ${verdict.stop}`] : []),
-      ];
-      if (verdict.stop !== undefined) state.endRun(`A PostToolUse hook stopped the run: ${verdict.stop}`);
-      if (notes.length === 0) return undefined;
-      return { ...output, content: `${output.content}\n\n${notes.join("\n")}` };
+      const failed = output.isError === true;
+      const event = failed ? "PostToolUseFailure" : "PostToolUse";
+      if (!registry.has(event)) return undefined;
+      const fields = failed
+        ? { ...toolFields(prepared), error: output.content, is_interrupt: state.signal.aborted }
+        : {
+            ...toolFields(prepared),
+            tool_response: claudeToolResponse(prepared.tool, prepared.args, output, workspace),
+            tool_output: output.content,
+          };
+      const verdict = await run(event, fields, state.emit, toolNames(prepared.tool), state.signal);
+      return withPostNotes(event, output, verdict, state);
     },
   });
 
@@ -164,36 +206,87 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
     },
   };
 
+  const contextOf = (verdict: HookVerdict) => {
+    const context = [...verdict.outputs, ...verdict.context];
+    return context.length > 0 ? { context: context.join("\n") } : {};
+  };
+
   return {
     extension: mainExtension,
     subagentExtension: toolHooks("subagent-hooks", subagentPrefix),
     async runSessionStart(source = "startup") {
       // No log line: the built-in log hook prints the seed's lines only.
-      const verdict = await run("SessionStart", { source }, options.emit);
-      const context = [...verdict.outputs, ...verdict.context];
-      return context.length > 0 ? { context: context.join("\n") } : {};
+      return contextOf(await run("SessionStart", { source }, options.emit));
+    },
+    async runSessionEnd(reason) {
+      if (registry.has("SessionEnd")) await run("SessionEnd", { reason }, options.emit);
     },
     async runPromptHooks(prompt) {
-      log(hookLogLine.userPromptSubmit(options.cwd));
+      log(hookLogLine.userPromptSubmit(workspace.root));
       const verdict = await run("UserPromptSubmit", { prompt }, options.emit);
       if (verdict.blocked !== undefined) return { blocked: verdict.blocked };
       if (verdict.stop !== undefined) return { blocked: verdict.stop };
-      const context = [...verdict.outputs, ...verdict.context];
-      return context.length > 0 ? { context: context.join("\n") } : {};
+      return contextOf(verdict);
+    },
+    async runSubagentStart(info) {
+      if (!registry.has("SubagentStart")) return {};
+      const verdict = await run(
+        "SubagentStart",
+        { agent_id: info.id, agent_type: info.agentType, description: info.description },
+        options.emit,
+      );
+      return verdict.context.length > 0 ? { context: verdict.context.join("\n") } : {};
     },
     async runSubagentStop(info) {
       log(subagentPrefix + hookLogLine.subagentStop(info.result.stats));
       await run(
         "SubagentStop",
         {
-          description: info.description,
+          stop_hook_active: false,
+          agent_id: info.id,
           agent_type: info.agentType ?? "general",
+          description: info.description,
           final_text: info.result.text,
         },
         options.emit,
       );
     },
-    runEvent: (event, fields, tool) => run(event, fields, options.emit, tool),
+    async answerPermission(prepared, signal) {
+      if (!registry.has("PermissionRequest")) return undefined;
+      const verdict = await run(
+        "PermissionRequest",
+        { ...toolFields(prepared), permission_suggestions: [] },
+        options.emit,
+        toolNames(prepared.tool),
+        signal,
+      );
+      if (verdict.blocked !== undefined) return { behavior: "deny", message: verdict.blocked };
+      return verdict.answer
+        ? { behavior: verdict.answer.behavior, message: verdict.answer.message }
+        : undefined;
+    },
+    async notify(message, type) {
+      if (registry.has("Notification"))
+        await run("Notification", { message, notification_type: type }, options.emit);
+    },
+    runEvent: (event, fields) => run(event, fields, options.emit),
     permissions,
   };
+}
+
+/** A PostToolUse(Failure) verdict applied to the output the model reads. */
+function withPostNotes(
+  event: string,
+  output: ToolOutput,
+  verdict: HookVerdict,
+  state: LoopState,
+): ToolOutput | undefined {
+  const notes = [
+    ...(verdict.blocked !== undefined ? [`[${event} hook] ${verdict.blocked}`] : []),
+    ...verdict.context.map((context) => `[${event} hook context] ${context}`),
+    ...(verdict.stop !== undefined ? [`[${event} hook] The run was stopped: ${verdict.stop}`] : []),
+  ];
+  if (verdict.stop !== undefined) state.endRun(`A ${event} hook stopped the run: ${verdict.stop}`);
+  if (notes.length === 0) return undefined;
+  return { ...output, content: `${output.content}\n\n${notes.join("\n")}` };
 }

@@ -20,7 +20,18 @@ const hookJsonSchema = z.object({
       hookEventName: z.string().optional(),
       permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
       permissionDecisionReason: z.string().optional(),
+      /** PreToolUse (and PermissionRequest's decision): the call's input replaced, in Claude Code's fields. */
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
       additionalContext: z.string().optional(),
+      /** PermissionRequest: the answer to the question the user would have been asked. */
+      decision: z
+        .object({
+          behavior: z.enum(["allow", "deny"]),
+          updatedInput: z.record(z.string(), z.unknown()).optional(),
+          message: z.string().optional(),
+          interrupt: z.boolean().optional(),
+        })
+        .optional(),
     })
     .optional(),
 });

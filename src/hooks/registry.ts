@@ -1,5 +1,5 @@
 import type { HookMatcher } from "../config/settings.js";
-import { type HookEventName, isHookEvent, TOOL_EVENTS } from "./events.js";
+import { FIRED_EVENTS, type HookEventName, isHookEvent, MATCHED_FIELD, TOOL_EVENTS } from "./events.js";
 import { compileMatcher } from "./matcher.js";
 
 /** One command hook, ready to run. */
@@ -9,7 +9,18 @@ export interface ConfiguredHook {
   timeoutMs: number;
   /** The matcher as written, for messages. */
   matcher: string;
-  matches: (tool: string) => boolean;
+  /** Whether the hook runs for a tool (or a `source`, `trigger`…) known by these names. */
+  matches: (names: readonly string[]) => boolean;
+  /** Extra environment of the hook (a plugin's `CLAUDE_PLUGIN_ROOT`). */
+  env?: Record<string, string>;
+  /** Where it comes from, for messages: a plugin's name; undefined for settings files. */
+  origin?: string;
+}
+
+/** Where a group of hooks comes from: a plugin brings its name and environment. */
+export interface HookOrigin {
+  name: string;
+  env: Record<string, string>;
 }
 
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
@@ -25,16 +36,38 @@ export class HookRegistry {
     return new HookRegistry(new Map());
   }
 
+  /** The hooks of several registries (settings, then each approved plugin). */
+  static merge(registries: HookRegistry[]): HookRegistry {
+    const byEvent = new Map<HookEventName, ConfiguredHook[]>();
+    for (const registry of registries)
+      for (const [event, hooks] of registry.byEvent)
+        byEvent.set(event, [...(byEvent.get(event) ?? []), ...hooks]);
+    return new HookRegistry(byEvent);
+  }
+
+  /** Whether any hook is registered for `event` (to skip building a payload nobody reads). */
+  has(event: HookEventName): boolean {
+    return (this.byEvent.get(event)?.length ?? 0) > 0;
+  }
+
   /** Reads `settings.hooks` in Claude Code's shape: `{ Event: [{ matcher, hooks: [{ type, command, timeout }] }] }`. */
-  static fromSettings(hooks: Partial<Record<string, HookMatcher[]>> | undefined): {
+  static fromSettings(
+    hooks: Partial<Record<string, HookMatcher[]>> | undefined,
+    origin?: HookOrigin,
+  ): {
     registry: HookRegistry;
     warnings: string[];
   } {
     const byEvent = new Map<HookEventName, ConfiguredHook[]>();
     const warnings: string[] = [];
+    const where = origin ? `plugin ${origin.name}: ` : "";
     for (const [event, groups] of Object.entries(hooks ?? {})) {
       if (!isHookEvent(event)) {
-        warnings.push(`hooks.${event}: unknown hook event; ignored.`);
+        warnings.push(`${where}hooks.${event}: not a hook event hx knows; its hooks never run.`);
+        continue;
+      }
+      if (!FIRED_EVENTS.has(event)) {
+        warnings.push(`${where}hooks.${event}: hx has no ${event} moment; its hooks never run.`);
         continue;
       }
       if (!Array.isArray(groups)) {
@@ -44,15 +77,18 @@ export class HookRegistry {
       const list = byEvent.get(event) ?? [];
       for (const group of groups) {
         const matcherText = typeof group?.matcher === "string" ? group.matcher : "";
-        const compiled = compileMatcher(TOOL_EVENTS.has(event) ? matcherText : undefined);
+        const matched = TOOL_EVENTS.has(event) || MATCHED_FIELD[event] !== undefined;
+        const compiled = compileMatcher(matched ? matcherText : undefined);
         if (typeof compiled !== "function") {
           warnings.push(`hooks.${event}: ${compiled.error}; ignored.`);
           continue;
         }
         for (const hook of Array.isArray(group?.hooks) ? group.hooks : []) {
           if (hook?.type !== "command" || typeof hook.command !== "string" || hook.command.trim() === "") {
+            const kind =
+              typeof hook?.type === "string" && hook.type !== "command" ? `a "${hook.type}" hook` : "a hook";
             warnings.push(
-              `hooks.${event}: only { "type": "command", "command": "..." } hooks are supported; one was ignored.`,
+              `${where}hooks.${event}: ${kind} was ignored; hx runs only { "type": "command", "command": "..." } hooks.`,
             );
             continue;
           }
@@ -63,6 +99,7 @@ export class HookRegistry {
             timeoutMs: seconds * 1000,
             matcher: matcherText,
             matches: compiled,
+            ...(origin ? { env: origin.env, origin: origin.name } : {}),
           });
         }
       }
@@ -71,13 +108,14 @@ export class HookRegistry {
     return { registry: new HookRegistry(byEvent), warnings };
   }
 
-  /** The hooks to run for an event (and tool), each command once. */
-  hooksFor(event: HookEventName, tool?: string): ConfiguredHook[] {
+  /** The hooks to run for an event (and the names its matcher is matched against), each command once. */
+  hooksFor(event: HookEventName, names?: readonly string[]): ConfiguredHook[] {
     const seen = new Set<string>();
     return (this.byEvent.get(event) ?? []).filter((hook) => {
-      if (tool !== undefined && !hook.matches(tool)) return false;
-      if (seen.has(hook.command)) return false;
-      seen.add(hook.command);
+      if (names !== undefined && !hook.matches(names)) return false;
+      const key = `${hook.origin ?? ""}\0${hook.command}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
       return true;
     });
   }

@@ -16,6 +16,12 @@ export interface HookVerdict {
   messages: string[];
   /** PreToolUse only: `permissionDecision` allow or ask (ask wins over allow). */
   permission?: HookPermission;
+  /** PreToolUse: the call's new input from `updatedInput`, in Claude Code's fields. */
+  updatedInput?: Record<string, unknown>;
+  /** PermissionRequest: a hook answered the question (`hookSpecificOutput.decision`; exit 2 is a deny). */
+  answer?: { behavior: "allow" | "deny"; message?: string; updatedInput?: Record<string, unknown> };
+  /** What hooks that went on wrote on stderr, one entry per hook, for `--verbose`. */
+  stderr: string[];
   /** Set when a hook answered `continue: false`: why the run stops. */
   stop?: string;
   /** One line per hook that failed (other exit codes, crash, timeout, spawn failure, unreadable JSON). */
@@ -23,5 +29,5 @@ export interface HookVerdict {
 }
 
 export function emptyVerdict(): HookVerdict {
-  return { outputs: [], context: [], messages: [], warnings: [] };
+  return { outputs: [], context: [], messages: [], stderr: [], warnings: [] };
 }

@@ -40,6 +40,18 @@ export interface PermissionOptions {
   hookPermissions?: {
     get(prepared: PreparedCall): { decision: "allow" | "ask"; reason?: string } | undefined;
   };
+  /**
+   * Hooks around a question: PermissionRequest hooks may answer it (a deny always counts; an
+   * allow only for a call no rule covers, as a PreToolUse allow), and Notification hooks hear
+   * that a question waits for the user.
+   */
+  hookAnswers?: {
+    answerPermission(
+      prepared: PreparedCall,
+      signal?: AbortSignal,
+    ): Promise<{ behavior: "allow" | "deny"; message?: string } | undefined>;
+    notify(message: string, type: string): Promise<void>;
+  };
 }
 
 /**
@@ -99,7 +111,14 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
       if (decision.action === "deny") return { block: `Permission denied: ${decision.reason}` };
       const alwaysRules = decision.cause === "unruled" ? checked.alwaysRules : [];
 
+      const hookAnswer = await options.hookAnswers?.answerPermission(prepared, state.signal);
+      if (hookAnswer?.behavior === "deny")
+        return { block: `Permission denied by a PermissionRequest hook: ${hookAnswer.message ?? label}` };
+      if (hookAnswer?.behavior === "allow" && decision.cause === "unruled") return undefined;
+
       if (!options.ask) return { block: headlessDenial(target, decision, alwaysRules) };
+
+      void options.hookAnswers?.notify(`hx needs your permission to use ${label}`, "permission_prompt");
 
       const answer = await askUser(
         {

@@ -30,6 +30,8 @@ export interface AgentSessionInit {
   tools: ToolRegistry;
   system: string;
   maxTurns: number;
+  /** How many times Stop hooks may send the model back in one prompt (settings.maxStopHookContinuations). */
+  maxStopContinuations?: number;
   /** In the order they were built: extensions, filters, commands and observers keep it. */
   capabilities: readonly Capability[];
   /** Changes the permission mode between prompts. */
@@ -178,6 +180,7 @@ export class AgentSession {
       tools: this.init.tools,
       workspace: this.init.workspace,
       maxTurns: this.init.maxTurns,
+      maxStopContinuations: this.init.maxStopContinuations,
       extensions: this.extensions,
       emit,
       signal,

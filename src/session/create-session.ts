@@ -2,6 +2,7 @@ import type { LoadedSettings } from "../config/settings.js";
 import { Conversation } from "../core/conversation.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
+import { DEFAULT_STOP_HOOK_LIMIT } from "../hooks/index.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { SandboxMode } from "../sandbox/types.js";
@@ -102,13 +103,22 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     log: env.log,
   };
 
-  const transcript = setUpTranscript(basics, { resume: env.resume, persist: env.persist });
+  // Built last, read by capabilities built before it (the Claude Code transcript, hooks).
+  let registry: ToolRegistry | undefined;
+  let permissionMode = (): string => env.permissionMode ?? "default";
+  const transcript = setUpTranscript(basics, {
+    resume: env.resume,
+    persist: env.persist,
+    toolFor: (name) => registry?.get(name),
+  });
   const shell = await setUpShell(basics, { sandboxMode: env.sandboxMode });
   const tools = setUpBaseTools({ bash: shell.bash });
   const instructions = setUpProjectInstructions(basics, { contextWindow: env.contextWindow });
   const hooks = await setUpHooks(basics, {
     sessionId: transcript.writer.id,
     resumed: env.resume !== undefined,
+    transcriptPath: transcript.claude.file,
+    permissionMode: () => permissionMode(),
     shell,
   });
   // Before the skills: the servers' skills join the catalog (the capability keeps its place below).
@@ -127,8 +137,10 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     permissionMode: env.permissionMode,
     ask: env.ask,
     hookPermissions: hooks.hooks.permissions,
+    hookAnswers: hooks.hooks,
     scopedRules: skills.scopedRules,
   });
+  permissionMode = () => permissions.mode.mode;
   const todo = setUpTodo(basics);
   const checkpoints = setUpCheckpoints(basics, {
     sessionId: transcript.writer.id,
@@ -161,7 +173,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     ...((await env.extraCapabilities?.(basics)) ?? []),
   ];
 
-  const registry = new ToolRegistry(built.flatMap((c) => c.tools ?? []));
+  registry = new ToolRegistry(built.flatMap((c) => c.tools ?? []));
   mcp?.attach(registry);
   await registry.ready(); // /context and `hx context` read the schemas before any run
   const system = buildSystemPrompt(
@@ -196,6 +208,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     tools: registry,
     system,
     maxTurns: env.maxTurns,
+    maxStopContinuations: env.settings.merged.maxStopHookContinuations ?? DEFAULT_STOP_HOOK_LIMIT,
     capabilities,
     permissions: permissions.mode,
     transcript: { id: transcript.writer.id, file: transcript.writer.file },

@@ -7,24 +7,34 @@ export interface HooksCapability extends Capability {
 }
 
 /**
- * Command hooks from settings: PreToolUse/PostToolUse/Stop as an extension, UserPromptSubmit
- * (and SessionStart context on the first prompt) as a prompt filter. Runs SessionStart now.
+ * Command hooks from settings (and approved plugins): PreToolUse/PostToolUse/Stop as an
+ * extension, UserPromptSubmit (and SessionStart context on the first prompt) as a prompt
+ * filter. Runs SessionStart now and SessionEnd when the session closes.
  */
 export async function setUpHooks(
   basics: SessionBasics,
   options: {
     sessionId: string;
     resumed: boolean;
+    /** The Claude Code-shaped transcript hooks read (`transcript_path`). */
+    transcriptPath: string;
+    /** The permission mode now (the permissions capability is built after this one). */
+    permissionMode: () => string;
+    /** Hooks from elsewhere (approved plugins), run after the settings' own. */
+    extra?: HookRegistry[];
     /** The environment hooks start from and the groups that die with hx. */
     shell?: { childEnv: () => Record<string, string>; groups: ProcessGroups };
   },
 ): Promise<HooksCapability> {
-  const { registry, warnings } = HookRegistry.fromSettings(basics.settings.hooks);
+  const fromSettings = HookRegistry.fromSettings(basics.settings.hooks);
+  const registry = HookRegistry.merge([fromSettings.registry, ...(options.extra ?? [])]);
   const logHooks = basics.verbose || basics.settings.logHooks === true;
   const hooks = createSessionHooks({
     registry,
     sessionId: options.sessionId,
-    cwd: basics.workspace.root,
+    workspace: basics.workspace,
+    transcriptPath: options.transcriptPath,
+    permissionMode: options.permissionMode,
     log: logHooks ? basics.log : undefined,
     verbose: basics.verbose,
     baseEnv: options.shell?.childEnv(),
@@ -44,5 +54,12 @@ export async function setUpHooks(
     return { prompt: context ? `${prompt}\n\n<hook-context>\n${context}\n</hook-context>` : prompt };
   };
 
-  return { name: "hooks", extensions: [hooks.extension], promptFilters: [promptFilter], hooks, warnings };
+  return {
+    name: "hooks",
+    extensions: [hooks.extension],
+    promptFilters: [promptFilter],
+    hooks,
+    warnings: fromSettings.warnings,
+    close: () => hooks.runSessionEnd("other"),
+  };
 }

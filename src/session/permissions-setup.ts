@@ -28,6 +28,8 @@ export function setUpPermissions(
     ask?: PermissionAsker;
     /** What PreToolUse hooks said (`permissionDecision`), read for each call. */
     hookPermissions?: PermissionOptions["hookPermissions"];
+    /** PermissionRequest and Notification hooks around each question. */
+    hookAnswers?: PermissionOptions["hookAnswers"];
     /** Rules held for a while (active skills' allowed-tools / disallowed-tools), read for each call. */
     scopedRules?: PermissionOptions["scopedRules"];
   },
@@ -56,6 +58,7 @@ export function setUpPermissions(
     workspace: basics.workspace,
     ask: options.ask,
     hookPermissions: options.hookPermissions,
+    hookAnswers: options.hookAnswers,
     scopedRules: options.scopedRules,
   });
   return { name: "permissions", extensions: [extension], extension, mode: handle, warnings };

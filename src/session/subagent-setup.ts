@@ -41,6 +41,7 @@ export function setUpSubagents(
       ...(options.last ?? []),
     ],
     systemPrompt: system,
+    onSubagentStart: (info) => options.hooks.runSubagentStart(info),
     onSubagentStop: (info) => options.hooks.runSubagentStop(info),
     offerSkills: (options.skills?.() ?? []).some((skill) => !skill.disableModelInvocation),
     preloadSkills: options.skills

@@ -1,4 +1,6 @@
 // The writer's modules only: reading saved sessions (and its zod line schema) loads on /resume.
+import type { Tool } from "../tools/tool.js";
+import { ClaudeTranscript } from "../transcript/claude-transcript.js";
 import { SessionLock } from "../transcript/lock.js";
 import type { ResumedSession } from "../transcript/sessions.js";
 import { TranscriptWriter } from "../transcript/writer.js";
@@ -6,6 +8,8 @@ import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
 
 export interface TranscriptCapability extends Capability {
   writer: TranscriptWriter;
+  /** The same session as a Claude Code transcript, for hooks (`transcript_path`). */
+  claude: ClaudeTranscript;
 }
 
 /**
@@ -15,7 +19,12 @@ export interface TranscriptCapability extends Capability {
  */
 export function setUpTranscript(
   basics: SessionBasics,
-  options: { resume?: ResumedSession; persist?: boolean },
+  options: {
+    resume?: ResumedSession;
+    persist?: boolean;
+    /** The session's tool by name (the registry is built later), for the Claude Code transcript. */
+    toolFor: (name: string) => Tool | undefined;
+  },
 ): TranscriptCapability {
   const { conversation, workspace } = basics;
   const writer =
@@ -33,6 +42,15 @@ export function setUpTranscript(
   const acquired = options.resume || !persist ? undefined : SessionLock.acquire(writer.file);
   const lock = options.resume?.lock ?? (acquired?.kind === "locked" ? acquired.lock : undefined);
   const unfollow = persist ? writer.follow(conversation) : () => {};
+  const claude = new ClaudeTranscript({
+    sessionId: writer.id,
+    workspace,
+    toolFor: options.toolFor,
+    temporary: !persist,
+    onError: (error) =>
+      basics.log(`warning: the Claude Code transcript for hooks could not be written: ${error.message}`),
+  });
+  const unfollowClaude = claude.follow(conversation);
   const resumeCommand: SlashCommand = {
     name: "resume",
     usage: "/resume [id]",
@@ -60,9 +78,12 @@ export function setUpTranscript(
     commands: [resumeCommand],
     close() {
       unfollow();
+      unfollowClaude();
+      claude.close();
       writer.close();
       lock?.release();
     },
     writer,
+    claude,
   };
 }

@@ -1,5 +1,5 @@
 import { builtSchema } from "../tools/built-schemas.js";
-import { defineTool, type Tool, type Zod } from "../tools/tool.js";
+import { type ClaudeShape, defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { formatSkillContent } from "./skill-content.js";
 import { orderBySimilarity } from "./suggest.js";
 import type { Skill } from "./types.js";
@@ -54,6 +54,13 @@ export const loadSkillParameters = (z: Zod) =>
     name: z.string().describe("As listed, e.g. code-review"),
   });
 
+/** load_skill as Claude Code's Skill tool: `{ skill: name }`. */
+export const LOAD_SKILL_CLAUDE: ClaudeShape<{ name: string }> = {
+  name: "Skill",
+  input: (args) => ({ skill: args.name }),
+  args: (input) => ({ name: input.skill }),
+};
+
 /**
  * `load_skill {name}`: returns a skill's instructions as a tool result, by name only (never
  * a path), and lets the model read the skill's folder. For the top-level agent only.
@@ -69,6 +76,7 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<ty
     parameters: loadSkillParameters,
     jsonSchema: builtSchema("load_skill"),
     effect: "read",
+    claude: LOAD_SKILL_CLAUDE,
     // Rules judge the skill that would load, however the name was spelled (`DEPLOY`, " deploy ").
     ruleSubject: (args) => {
       const name = typeof args.name === "string" ? args.name.trim() : "";

@@ -6,11 +6,11 @@ import type { ToolOutput } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { builtSchema } from "../tools/built-schemas.js";
 import { ToolRegistry } from "../tools/registry.js";
-import { defineTool, type Tool, type Zod } from "../tools/tool.js";
+import { type ClaudeShape, defineTool, type Tool, type Zod } from "../tools/tool.js";
 import type { Workspace } from "../tools/workspace.js";
 import { lastAssistantText, runSubagent } from "./run-subagent.js";
 import { AGENT_TYPES, type AgentType, SUBAGENT_TOOL_NAMES, selectSubagentTools } from "./tool-selection.js";
-import type { SubagentStopInfo } from "./types.js";
+import type { SubagentStartInfo, SubagentStopInfo } from "./types.js";
 
 const SUBAGENT_MAX_TURNS = 30;
 
@@ -26,6 +26,8 @@ export interface TaskToolDeps {
   maxTurns?: number;
   /** Called when a subagent ends (SubagentStop hooks); failures are reported, never fatal. */
   onSubagentStop?: (info: SubagentStopInfo) => Promise<void> | void;
+  /** Before a subagent starts; `context` (SubagentStart hooks' additionalContext) joins its prompt. */
+  onSubagentStart?: (info: SubagentStartInfo) => Promise<{ context?: string }>;
   /**
    * Skill bodies to start the subagent with (`skills: [names]`); without it the parameter is
    * refused. The subagent itself never gets load_skill.
@@ -51,6 +53,22 @@ export const taskParameters = (z: Zod) =>
       .describe("Skills from # Skills to start it with (it cannot load any)"),
   });
 
+/** task as Claude Code's Task: hx's `explore` / `general` are Claude's `Explore` / `general-purpose`. */
+export const TASK_CLAUDE: ClaudeShape<{ description: string; prompt: string; agent_type?: string }> = {
+  name: "Task",
+  input: (args) => ({
+    description: args.description,
+    prompt: args.prompt,
+    subagent_type: args.agent_type === "explore" ? "Explore" : "general-purpose",
+  }),
+  args: (input) => ({
+    description: input.description,
+    prompt: input.prompt,
+    agent_type: String(input.subagent_type ?? "").toLowerCase() === "explore" ? "explore" : "general",
+  }),
+  response: (_args, output) => ({ content: [{ type: "text", text: output.content }] }),
+};
+
 /** The same without `skills`, for sessions that have none to offer. */
 export const taskParametersWithoutSkills = (z: Zod) =>
   taskParameters(z).omit({ skills: true }) as ReturnType<typeof taskParameters>;
@@ -72,6 +90,7 @@ export function createTaskTool(deps: TaskToolDeps) {
     parameters: deps.offerSkills ? taskParameters : taskParametersWithoutSkills,
     jsonSchema: builtSchema(deps.offerSkills ? "task" : "task-without-skills"),
     effect: "none",
+    claude: TASK_CLAUDE,
     async execute(args, ctx): Promise<ToolOutput> {
       const agentType: AgentType = args.agent_type ?? "general";
       let prompt = args.prompt;
@@ -83,6 +102,13 @@ export function createTaskTool(deps: TaskToolDeps) {
         prompt = `${start}${args.prompt}`;
         meta = { skills: preload.spans };
       }
+      const started = await deps
+        .onSubagentStart?.({ id: ctx.callId, description: args.description, agentType })
+        .catch((error) => {
+          ctx.emit({ type: "notice", level: "warn", text: `SubagentStart failed: ${errorMessage(error)}` });
+          return undefined;
+        });
+      if (started?.context) prompt = `${prompt}\n\n<hook-context>\n${started.context}\n</hook-context>`;
       const { result, messages } = await runSubagent(
         {
           provider: deps.provider,
@@ -106,7 +132,7 @@ export function createTaskTool(deps: TaskToolDeps) {
       });
       if (deps.onSubagentStop) {
         try {
-          await deps.onSubagentStop({ description: args.description, agentType, result });
+          await deps.onSubagentStop({ id: ctx.callId, description: args.description, agentType, result });
         } catch (error) {
           ctx.emit({
             type: "notice",

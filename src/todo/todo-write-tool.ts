@@ -1,5 +1,5 @@
 import { builtSchema } from "../tools/built-schemas.js";
-import { defineTool, type Zod } from "../tools/tool.js";
+import { type ClaudeShape, defineTool, type Zod } from "../tools/tool.js";
 import { MAX_TODOS, type TodoList } from "./todo-list.js";
 
 export const todoWriteParameters = (z: Zod) =>
@@ -18,6 +18,13 @@ export interface TodoWriteOptions {
   onUpdate?: (rendered: string, list: TodoList) => void;
 }
 
+/** todo_write as Claude Code's TodoWrite: the same `todos` list. */
+export const TODO_WRITE_CLAUDE: ClaudeShape<{ todos: unknown[] }> = {
+  name: "TodoWrite",
+  input: (args) => ({ todos: args.todos }),
+  response: (args) => ({ newTodos: args.todos }),
+};
+
 /** `todo_write`: the model's plan for multi-step work, kept in the session's TodoList. */
 export function createTodoWriteTool(list: TodoList, options: TodoWriteOptions = {}) {
   return defineTool({
@@ -26,6 +33,7 @@ export function createTodoWriteTool(list: TodoList, options: TodoWriteOptions = 
     parameters: todoWriteParameters,
     jsonSchema: builtSchema("todo_write"),
     effect: "none",
+    claude: TODO_WRITE_CLAUDE,
     async execute(args) {
       list.replace(args.todos);
       const rendered = list.render();

@@ -8,7 +8,8 @@ import { explainSandboxFailure } from "../sandbox/explain.js";
 import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
 import { childEnvironment } from "../secrets/child-env.js";
 import { builtSchema } from "./built-schemas.js";
-import { defineTool, type Tool, type Zod } from "./tool.js";
+import { defined, text } from "./claude-shape.js";
+import { type ClaudeShape, defineTool, type Tool, type Zod } from "./tool.js";
 import { type Cut, truncate } from "./truncate.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -46,6 +47,21 @@ export interface BashToolOptions {
   sandboxNote?: string;
 }
 
+/**
+ * Bash as Claude Code knows it. Claude Code's `timeout` is in milliseconds, hx's in seconds;
+ * Claude's `tool_response` has stdout and stderr apart, hx's output has them interleaved in stdout.
+ */
+export const BASH_CLAUDE: ClaudeShape<{ command: string; timeout?: number }> = {
+  name: "Bash",
+  input: (args) => defined({ command: args.command, timeout: args.timeout && args.timeout * 1000 }),
+  args: (input) => {
+    const timeout =
+      typeof input.timeout === "number" ? Math.max(1, Math.ceil(input.timeout / 1000)) : undefined;
+    return defined({ command: text(input, "command"), timeout });
+  },
+  response: (_args, output) => ({ stdout: output.content, stderr: "", interrupted: false, isImage: false }),
+};
+
 /** The bash tool. One per session: it owns the session's running commands. */
 export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<typeof bashParameters>> {
   const groups = options.groups ?? new ProcessGroups();
@@ -62,6 +78,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
     jsonSchema: builtSchema("bash"),
     effect: "execute",
     ruleSubject: (args) => args.command,
+    claude: BASH_CLAUDE,
     async execute(args, ctx): Promise<ToolOutput> {
       const timeoutSeconds = args.timeout ?? DEFAULT_TIMEOUT_SECONDS;
       // stderr joins stdout inside bash, so the two interleave exactly as written. Same line,

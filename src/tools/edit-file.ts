@@ -3,6 +3,7 @@ import { ToolError } from "../core/tool.js";
 import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
 import { formatBytes, readAllCapped } from "../fs/regular-file.js";
 import { builtSchema } from "./built-schemas.js";
+import { absolutePath, defined, succeeded, text } from "./claude-shape.js";
 import { previewEdit } from "./file-change.js";
 import { openForTool } from "./file-open.js";
 import { writeForTool } from "./file-write.js";
@@ -35,6 +36,31 @@ export const editFileTool = defineTool({
   effect: "write",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
   preview: (args, workspace) => previewEdit(workspace, args),
+  claude: {
+    name: "Edit",
+    aliases: ["MultiEdit"],
+    input: (args, workspace) =>
+      defined({
+        file_path: absolutePath(workspace, args.path),
+        old_string: args.old_text,
+        new_string: args.new_text,
+        replace_all: args.replace_all ?? false,
+      }),
+    args: (input) =>
+      defined({
+        path: text(input, "file_path"),
+        old_text: text(input, "old_string"),
+        new_text: text(input, "new_string"),
+        replace_all: input.replace_all,
+      }),
+    response: (args, output, workspace) => ({
+      filePath: absolutePath(workspace, args.path),
+      oldString: args.old_text,
+      newString: args.new_text,
+      replaceAll: args.replace_all ?? false,
+      success: succeeded(output),
+    }),
+  },
   async execute(args, ctx) {
     const file = ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(file);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ToolError } from "../core/tool.js";
 import { expandBraces } from "../fs/brace-expansion.js";
 import { builtSchema } from "./built-schemas.js";
+import { absolutePath, defined, text } from "./claude-shape.js";
 import { defineTool, type Zod } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { isInside, pathRuleSubject, realPathOf } from "./workspace.js";
@@ -27,6 +28,16 @@ export const globTool = defineTool({
   jsonSchema: builtSchema("glob"),
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path ?? ".", workspace),
+  claude: {
+    name: "Glob",
+    input: (args, workspace) =>
+      defined({ pattern: args.pattern, path: args.path && absolutePath(workspace, args.path) }),
+    args: (input) => defined({ pattern: text(input, "pattern"), path: text(input, "path") }),
+    response: (_args, output) => {
+      const filenames = output.isError ? [] : output.content.split("\n").filter((line) => line.trim() !== "");
+      return { filenames, numFiles: filenames.length, truncated: false };
+    },
+  },
   async execute(args, ctx) {
     const dir = ctx.workspace.resolveForRead(args.path ?? ".");
     const shownDir = ctx.workspace.relative(dir);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { ToolError } from "../core/tool.js";
 import { builtSchema } from "./built-schemas.js";
+import { absolutePath, defined, text } from "./claude-shape.js";
 import { defineTool, type Zod } from "./tool.js";
 import { truncate } from "./truncate.js";
 import { isInside, pathRuleSubject, realPathOf } from "./workspace.js";
@@ -30,6 +31,26 @@ export const grepTool = defineTool({
   jsonSchema: builtSchema("grep"),
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path ?? ".", workspace),
+  claude: {
+    name: "Grep",
+    input: (args, workspace) =>
+      defined({
+        pattern: args.pattern,
+        path: args.path && absolutePath(workspace, args.path),
+        glob: args.glob,
+        output_mode: "content",
+        "-n": true,
+        "-i": args.ignore_case,
+      }),
+    args: (input) =>
+      defined({
+        pattern: text(input, "pattern"),
+        path: text(input, "path"),
+        glob: text(input, "glob"),
+        ignore_case: input["-i"],
+      }),
+    response: (_args, output) => ({ mode: "content", content: output.content }),
+  },
   async execute(args, ctx) {
     const target = ctx.workspace.resolveForRead(args.path ?? ".");
     const shownTarget = ctx.workspace.relative(target);

@@ -3,6 +3,7 @@ import { ToolError } from "../core/tool.js";
 import { binaryKind, invalidUtf8Offset, SNIFF_BYTES } from "../fs/file-signature.js";
 import { formatBytes } from "../fs/regular-file.js";
 import { builtSchema } from "./built-schemas.js";
+import { absolutePath, defined, text } from "./claude-shape.js";
 import { openForTool } from "./file-open.js";
 import { readLineWindow, type WindowLine } from "./line-window.js";
 import { defineTool, type Zod } from "./tool.js";
@@ -34,6 +35,16 @@ export const readFileTool = defineTool({
   jsonSchema: builtSchema("read_file"),
   effect: "read",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
+  claude: {
+    name: "Read",
+    input: (args, workspace) =>
+      defined({ file_path: absolutePath(workspace, args.path), offset: args.offset, limit: args.limit }),
+    args: (input) => defined({ path: text(input, "file_path"), offset: input.offset, limit: input.limit }),
+    response: (args, output, workspace) => ({
+      type: "text",
+      file: { filePath: absolutePath(workspace, args.path), content: output.content },
+    }),
+  },
   async execute(args, ctx) {
     const file = ctx.workspace.resolveForRead(args.path);
     const shown = ctx.workspace.relative(file);

@@ -11,6 +11,8 @@ export interface PreparedCall {
   call: ToolCall;
   tool: Tool;
   args: unknown;
+  /** The call as the model made it, when an extension replaced its arguments. */
+  original?: PreparedCall;
 }
 
 /** A call that cannot run; `error` is the tool result the model will read. */

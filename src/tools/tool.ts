@@ -51,8 +51,29 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
    * tool, so permissions and hooks see it, not the proxy. A string is an error for the model.
    */
   route?(args: z.infer<P>): { tool: Tool; arguments: unknown } | string;
+  /**
+   * How Claude Code names and shapes this tool, for hooks and settings written for Claude Code:
+   * hook payloads carry `claude.name` as `tool_name` and `claude.input(args)` as `tool_input`,
+   * and rules and matchers accept the name (`Bash(npm test:*)`, `"matcher": "Write|Edit"`).
+   * Undefined: the tool is known to Claude Code by hx's name (MCP tools: `mcp__server__tool`).
+   */
+  claude?: ClaudeShape<z.infer<P>>;
   /** Throwing is fine: the registry turns the error into a tool result the model can act on. */
   execute(args: z.infer<P>, ctx: ToolContext): Promise<string | ToolOutput>;
+}
+
+/** A tool as Claude Code knows it (see `Tool.claude`). */
+export interface ClaudeShape<Args = unknown> {
+  /** Claude Code's name for the tool: `Bash`, `Read`, `Edit`. */
+  name: string;
+  /** Other Claude Code names rules and matchers may use for it (`MultiEdit` for edit_file). */
+  aliases?: readonly string[];
+  /** `tool_input` with Claude Code's field names and absolute paths. Default: the arguments. */
+  input?(args: Args, workspace: Workspace): Record<string, unknown>;
+  /** hx's arguments from a hook's `updatedInput` (Claude Code's fields). Default: the input itself. */
+  args?(input: Record<string, unknown>): unknown;
+  /** PostToolUse's `tool_response`, as Claude Code shapes it. Default: the output text. */
+  response?(args: Args, output: ToolOutput, workspace: Workspace): unknown;
 }
 
 /** Identity helper that keeps the parameter type attached to execute(). */

@@ -1,4 +1,5 @@
 import { builtSchema } from "./built-schemas.js";
+import { absolutePath, succeeded, text } from "./claude-shape.js";
 import { previewWrite } from "./file-change.js";
 import { writeForTool } from "./file-write.js";
 import { defineTool, type Zod } from "./tool.js";
@@ -20,6 +21,16 @@ export const writeFileTool = defineTool({
   effect: "write",
   ruleSubject: (args, workspace) => pathRuleSubject(args.path, workspace),
   preview: (args, workspace) => previewWrite(workspace, args.path, args.content),
+  claude: {
+    name: "Write",
+    input: (args, workspace) => ({ file_path: absolutePath(workspace, args.path), content: args.content }),
+    args: (input) => ({ path: text(input, "file_path"), content: text(input, "content") }),
+    response: (args, output, workspace) => ({
+      filePath: absolutePath(workspace, args.path),
+      content: args.content,
+      success: succeeded(output),
+    }),
+  },
   async execute(args, ctx) {
     const file = ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(file);

@@ -89,11 +89,25 @@ describe("validateSettings", () => {
       ),
     ]);
     expect(
-      problems({ hooks: { PreToolUse: [{ matcher: "(", hooks: [{ type: "prompt", command: "" }] }] } }),
+      problems({ hooks: { PreToolUse: [{ matcher: "(", hooks: [{ type: "command", command: "" }] }] } }),
     ).toEqual([
       expect.stringMatching(/hooks\.PreToolUse\.0\.matcher: matcher '\(' is not a tool name/),
-      `error: ${FILE}: hooks.PreToolUse.0.hooks.0.type: must be "command" (the only hook type hx runs), got a string ("prompt")`,
-      `error: ${FILE}: hooks.PreToolUse.0.hooks.0.command: must not be empty`,
+      `error: ${FILE}: hooks.PreToolUse.0.hooks.0.command: a command hook needs a non-empty command`,
+    ]);
+  });
+
+  it("loads a Claude Code file with events and hook kinds hx does not run; a misspelled event is an error", () => {
+    expect(
+      problems({
+        hooks: {
+          Notification: [{ matcher: "", hooks: [{ type: "command", command: "notify.sh" }] }],
+          Stop: [{ hooks: [{ type: "prompt", prompt: "Is the work done?", timeout: 30 }] }],
+          FutureEvent: [{ hooks: [{ type: "command", command: "x" }] }],
+        },
+      }),
+    ).toEqual([expect.stringMatching(/^warning: .*hooks\.FutureEvent: not a hook event hx knows/)]);
+    expect(problems({ hooks: { PreTooluse: [] } })).toEqual([
+      expect.stringMatching(/^error: .*hooks\.PreTooluse: unknown key, did you mean PreToolUse\?/),
     ]);
   });
 

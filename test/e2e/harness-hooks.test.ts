@@ -66,8 +66,13 @@ describe("hook payloads", () => {
     const [start, prompt, pre, post, stop] = payloads;
     expect(start.source).toBe("startup");
     expect(prompt.prompt).toBe("say hi");
-    expect(pre).toMatchObject({ tool_name: "bash", tool_input: { command: "echo hi" } });
-    expect(post).toMatchObject({ tool_name: "bash", tool_input: { command: "echo hi" }, tool_output: "hi" });
+    expect(pre).toMatchObject({ tool_name: "Bash", tool_input: { command: "echo hi" }, hx_tool_name: "bash" });
+    expect(post).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "echo hi" },
+      tool_response: { stdout: "hi", stderr: "", interrupted: false, isImage: false },
+      tool_output: "hi",
+    });
     expect(stop).toMatchObject({ stop_hook_active: false });
   });
 
@@ -278,7 +283,10 @@ describe("Stop hooks", () => {
   });
 
   it("a Stop hook that always refuses cannot keep the loop going forever", async () => {
-    writeSettings(h.work, { hooks: { Stop: [{ hooks: [hook("echo 'keep going' >&2; exit 2")] }] } });
+    writeSettings(h.work, {
+      maxStopHookContinuations: 3,
+      hooks: { Stop: [{ hooks: [hook("echo 'keep going' >&2; exit 2")] }] },
+    });
     for (let i = 0; i < 6; i += 1) h.server.reply().text(`answer ${i}`);
 
     const run = await h.agent("work", [], { timeoutMs: 20_000 });
@@ -336,10 +344,10 @@ describe("the built-in log hook", () => {
 });
 
 describe("hook settings problems", () => {
-  it("an unknown event or a bad matcher stops the run (exit 2): a hook hx cannot read never silently drops out", async () => {
+  it("a misspelled event or a bad matcher stops the run (exit 2): a hook hx cannot read never silently drops out", async () => {
     writeSettings(h.work, {
       hooks: {
-        BeforeEverything: [{ hooks: [hook("true")] }],
+        PreTooluse: [{ hooks: [hook("true")] }],
         PreToolUse: [
           { matcher: "(", hooks: [hook("true")] },
           { matcher: "bash", hooks: [hook("echo 'still guarded' >&2; exit 2")] },
@@ -349,7 +357,7 @@ describe("hook settings problems", () => {
     const run = await h.agent("go", bypass);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      /hx: \.hx\/settings\.json: hooks\.BeforeEverything: unknown key, known keys: SessionStart,/,
+      /hx: \.hx\/settings\.json: hooks\.PreTooluse: unknown key, did you mean PreToolUse\?/,
     );
     expect(run.stderr).toMatch(
       /hx: \.hx\/settings\.json: hooks\.PreToolUse\.0\.matcher: matcher '\(' is not a tool name/,

@@ -135,7 +135,8 @@ describe("the task subagent", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(pre.map((p) => p.tool_name)).toEqual(["task", "read_file", "bash"]);
+    expect(pre.map((p) => p.tool_name)).toEqual(["Task", "Read", "Bash"]);
+    expect(pre.map((p) => p.hx_tool_name)).toEqual(["task", "read_file", "bash"]);
     const stop = JSON.parse(readFileSync(path.join(out, "stop.json"), "utf8"));
     expect(stop).toMatchObject({
       hook_event_name: "SubagentStop",

@@ -68,8 +68,11 @@ function spawnAgent(
 
 function sessionFiles(): string[] {
   const root = path.join(home, ".hx/sessions");
+  // hx's own session files; the Claude Code transcript for hooks is in claude/ beside them.
   return readdirSync(root).flatMap((dir) =>
-    readdirSync(path.join(root, dir)).map((f) => path.join(root, dir, f)),
+    readdirSync(path.join(root, dir))
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => path.join(root, dir, f)),
   );
 }
 

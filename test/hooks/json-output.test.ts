@@ -129,7 +129,7 @@ describe("hook timeouts", () => {
     const { registry, warnings } = HookRegistry.fromSettings({
       PreToolUse: [{ hooks: [{ type: "command", command: "x", timeout: timeout as number }] }],
     });
-    return { ms: registry.hooksFor("PreToolUse", "bash")[0].timeoutMs, warnings };
+    return { ms: registry.hooksFor("PreToolUse", ["bash"])[0].timeoutMs, warnings };
   };
 
   it("are clamped to [1 s, 10 min], so a huge value cannot overflow into no wait at all", () => {

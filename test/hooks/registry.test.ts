@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { compileMatcher } from "../../src/hooks/matcher.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
+import { createBashTool } from "../../src/tools/bash.js";
+import { toolNames } from "../../src/tools/claude-call.js";
+import { editFileTool } from "../../src/tools/edit-file.js";
+import { readFileTool } from "../../src/tools/read-file.js";
+import type { Tool } from "../../src/tools/tool.js";
+import { writeFileTool } from "../../src/tools/write-file.js";
 
 const matches = (matcher: string | undefined, tool: string) => {
   const compiled = compileMatcher(matcher);
   if (typeof compiled !== "function") throw new Error(compiled.error);
-  return compiled(tool);
+  return compiled([tool]);
 };
 
 describe("matchers", () => {
@@ -20,15 +26,27 @@ describe("matchers", () => {
     [".*_file", "read_file", true],
     [".*_file", "bash", false],
     ["^mcp__.*", "mcp__x__y", true],
-    // Claude Code's tool names, as copied from a Claude Code setup.
-    ["Bash", "bash", true],
-    ["Write|Edit", "write_file", true],
-    ["Write|Edit", "edit_file", true],
-    ["MultiEdit", "edit_file", true],
-    ["Write|Edit", "bash", false],
-    ["Read", "read_file", true],
+    ["mcp__*", "mcp__github__create_issue", true],
+    ["mcp__*", "bash", false],
   ])("%s matches %s → %s", (matcher, tool, expected) => {
     expect(matches(matcher, tool)).toBe(expected);
+  });
+
+  // Claude Code's tool names, as copied from a Claude Code setup: a tool is matched by each
+  // of its names, its own and the one its definition gives Claude Code (Tool.claude).
+  it.each([
+    ["Bash", createBashTool(), true],
+    ["bash", createBashTool(), true],
+    ["Write|Edit", writeFileTool, true],
+    ["Write|Edit", editFileTool, true],
+    ["MultiEdit", editFileTool, true],
+    ["Write|Edit", createBashTool(), false],
+    ["Read", readFileTool, true],
+    ["Notebook.*|Re.*", readFileTool, true],
+  ] as const)("%s matches the tool %s → %s", (matcher, tool, expected) => {
+    const compiled = compileMatcher(matcher);
+    if (typeof compiled !== "function") throw new Error(compiled.error);
+    expect(compiled(toolNames(tool as Tool))).toBe(expected);
   });
 
   it("an invalid regex is an error", () => {
@@ -52,11 +70,11 @@ describe("HookRegistry.fromSettings", () => {
       Stop: [{ hooks: [{ type: "command", command: "s" }] }],
     });
     expect(warnings).toEqual([]);
-    expect(registry.hooksFor("PreToolUse", "bash").map((hook) => [hook.command, hook.timeoutMs])).toEqual([
+    expect(registry.hooksFor("PreToolUse", ["bash"]).map((hook) => [hook.command, hook.timeoutMs])).toEqual([
       ["a", 5000],
       ["b", 60000],
     ]);
-    expect(registry.hooksFor("PreToolUse", "grep").map((hook) => hook.command)).toEqual(["a", "b"]);
+    expect(registry.hooksFor("PreToolUse", ["grep"]).map((hook) => hook.command)).toEqual(["a", "b"]);
     expect(registry.hooksFor("Stop").map((hook) => hook.command)).toEqual(["s"]);
   });
 

@@ -8,7 +8,9 @@ import { tempDir } from "../support/temp-dir.js";
 const payload: HookPayload = {
   hook_event_name: "PreToolUse",
   session_id: "s1",
+  transcript_path: "/x/t.jsonl",
   cwd: "/x",
+  permission_mode: "default",
   tool_name: "bash",
   tool_input: { command: "ls" },
 };

@@ -8,6 +8,7 @@ import { HookRegistry } from "../../src/hooks/registry.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import { ScriptedProvider } from "../../src/providers/scripted.js";
+import { Workspace } from "../../src/tools/workspace.js";
 import { fakeBaseTools, recordingTool, runLoop, toolResults } from "../support/harness-tools.js";
 import { tempDir } from "../support/temp-dir.js";
 
@@ -19,7 +20,8 @@ function hooksWith(settings: Record<string, HookMatcher[]>, cwd = tempDir()) {
   const hooks = createSessionHooks({
     registry,
     sessionId: "session-1",
-    cwd,
+    workspace: new Workspace(cwd),
+    transcriptPath: path.join(cwd, "transcript.jsonl"),
     log: (line) => lines.push(line),
     emit: (event) => events.push(event),
   });
@@ -77,12 +79,18 @@ describe("command hooks in the loop (real processes)", () => {
     expect(toolResults(messages)).toEqual(["pushing is not allowed"]);
     expect(tools[0].calls).toHaveLength(0);
     expect(result.stats.blocked).toBe(1);
+    // A fake tool has no Claude Code shape: its own name and arguments, hx's riding along.
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
       hook_event_name: "PreToolUse",
       session_id: "session-1",
+      transcript_path: path.join(dir, "transcript.jsonl"),
+      permission_mode: "default",
       cwd: dir,
       tool_name: "bash",
       tool_input: { subject: "git push" },
+      tool_use_id: expect.any(String),
+      hx_tool_name: "bash",
+      hx_tool_input: { subject: "git push" },
     });
   });
 
@@ -244,6 +252,8 @@ describe("session-level hooks", () => {
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
       hook_event_name: "UserPromptSubmit",
       session_id: "session-1",
+      transcript_path: path.join(dir, "transcript.jsonl"),
+      permission_mode: "default",
       cwd: dir,
       prompt: "my password is hunter2",
     });

@@ -25,7 +25,8 @@ function setup(script: ScriptedReply[], options: { maxTurns?: number; mode?: "de
   const hooks = createSessionHooks({
     registry: HookRegistry.empty(),
     sessionId: "s",
-    cwd: root,
+    workspace: new Workspace(root),
+    transcriptPath: `${root}/transcript.jsonl`,
     log: (line) => lines.push(line),
   });
   const stops: SubagentStopInfo[] = [];

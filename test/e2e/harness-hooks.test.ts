@@ -66,7 +66,11 @@ describe("hook payloads", () => {
     const [start, prompt, pre, post, stop] = payloads;
     expect(start.source).toBe("startup");
     expect(prompt.prompt).toBe("say hi");
-    expect(pre).toMatchObject({ tool_name: "Bash", tool_input: { command: "echo hi" }, hx_tool_name: "bash" });
+    expect(pre).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "echo hi" },
+      hx_tool_name: "bash",
+    });
     expect(post).toMatchObject({
       tool_name: "Bash",
       tool_input: { command: "echo hi" },

@@ -24,7 +24,7 @@ export function whatTrustEnables(settings: TrustedSettings, cwd: string): string
 /**
  * The interactive session's question at start, asked once when the folder is not trusted and
  * its project files would loosen something: `y` trusts it for this session, `a` records it
- * (as `hx trust` does), anything else keeps them off. Returns whether to trust it now.
+ * (as `hx trust` does), anything else (no, Ctrl-C, typed text) keeps them off. Returns whether to trust it now.
  */
 export async function askFolderTrust(
   settings: TrustedSettings,
@@ -43,7 +43,8 @@ export async function askFolderTrust(
   const answer = await ask({
     tool: "trust",
     effect: "execute",
-    rule: `the files of ${key}`,
+    rule: `this folder's settings and skills (${key})`,
+    alwaysRules: [`hx trust ${key}`],
     reason: "a folder's project settings and skills loosen nothing until you trust it",
     signal: new AbortController().signal,
   });
@@ -57,5 +58,6 @@ export async function askFolderTrust(
       );
     }
   }
-  return answer !== "no";
+  // "No, and tell the model instead" is a no as well: there is no call to redirect.
+  return answer === "yes" || answer === "always";
 }

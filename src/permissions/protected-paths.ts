@@ -1,16 +1,9 @@
 import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch";
+import { INSTRUCTION_FILES, PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS } from "../config/agent-files.js";
 
-/**
- * Paths whose change would let a model raise its own permissions or run code on the next
- * start: hx's and Claude Code's settings and hooks, MCP server lists, git's config and hooks
- * (`core.fsmonitor`, `core.pager`, hook scripts run on `git status`/`git commit`), and the
- * user's shell start-up files. Writes to them are always asked (headless: refused), in every
- * mode, bypassPermissions included; "always" answers never cover them; the sandbox mounts
- * them read-only.
- */
-export const PROTECTED_WORKSPACE_PATTERNS: readonly string[] = [
+const BASE_WORKSPACE_PATTERNS = [
   ".hx/**",
   ".claude/**",
   ".mcp.json",
@@ -19,6 +12,45 @@ export const PROTECTED_WORKSPACE_PATTERNS: readonly string[] = [
   ".git/hooks/**",
   // husky points core.hooksPath here: its scripts run on `git commit`.
   ".husky/**",
+];
+
+/** `folder/**` for each folder not already inside a protected one (`.claude/skills` is in `.claude/**`). */
+function folderPatterns(folders: readonly string[], covered: readonly string[]): string[] {
+  const isCovered = (folder: string) =>
+    covered.some((pattern) => pattern.endsWith("/**") && `${folder}/`.startsWith(pattern.slice(0, -2)));
+  return folders.filter((folder) => !isCovered(folder)).map((folder) => `${folder}/**`);
+}
+
+/**
+ * Paths whose change would let a model raise its own permissions or run code on the next
+ * start: hx's and Claude Code's settings and hooks, MCP server lists, git's config and hooks
+ * (`core.fsmonitor`, `core.pager`, hook scripts run on `git status`/`git commit`), every
+ * skill folder hx reads (a skill's `allowed-tools` pre-approves calls), and the user's shell
+ * start-up files. Writes to them are always asked (headless: refused), in every mode,
+ * bypassPermissions included; "always" answers never cover them; the sandbox mounts them
+ * read-only.
+ */
+export const PROTECTED_WORKSPACE_PATTERNS: readonly string[] = [
+  ...BASE_WORKSPACE_PATTERNS,
+  ...folderPatterns(PROJECT_SKILL_FOLDERS, BASE_WORKSPACE_PATTERNS),
+];
+
+/**
+ * Instruction files (`AGENTS.md`, `CLAUDE.md`), at any depth: what they say reaches every
+ * request's system prompt. Asked like the paths above by the permission check; the sandbox
+ * does not mount them (a stand-in for a missing one would show in every `git status`).
+ */
+export const PROTECTED_INSTRUCTION_FILES: readonly string[] = INSTRUCTION_FILES;
+
+/**
+ * Folders in the user's home that hx reads as the user's own: its settings, trusted folders
+ * and MCP approvals (`~/.hx`), Claude Code's (`~/.claude`) and the user's skills. A write there
+ * would raise permissions in every project.
+ */
+export const PROTECTED_HOME_FOLDERS: readonly string[] = [
+  ".hx",
+  ".claude",
+  ...USER_SKILL_FOLDERS.filter((folder) => !/^\.(hx|claude)\//.test(folder)),
 ];
 
 /** Shell start-up files, relative to the user's home folder. */
@@ -41,7 +73,12 @@ export const PROTECTED_HOME_FILES: readonly string[] = [
 // At any depth: hx reads `sub/.hx/settings.json` when run in `sub`, and git runs the
 // `core.fsmonitor` of `sub/.git/config` there, so a nested copy is as dangerous as the top one.
 const matchWorkspace = picomatch(
-  PROTECTED_WORKSPACE_PATTERNS.map((pattern) => `**/${pattern}`),
+  [...PROTECTED_WORKSPACE_PATTERNS, ...PROTECTED_INSTRUCTION_FILES].map((pattern) => `**/${pattern}`),
+  { dot: true, nocase: true },
+);
+/** The protected folders themselves (`.hx`, `sub/.agents/skills`), which the patterns' `/**` leave out. */
+const matchWorkspaceFolder = picomatch(
+  PROTECTED_WORKSPACE_PATTERNS.filter((p) => p.endsWith("/**")).map((p) => `**/${p.slice(0, -3)}`),
   { dot: true, nocase: true },
 );
 
@@ -55,9 +92,10 @@ export function isProtectedPath(absolute: string, root: string, home: string = o
   const rel = path.relative(root, absolute);
   if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) {
     const posix = rel.split(path.sep).join("/");
-    if (matchWorkspace(posix)) return true;
-    if (/(^|\/)(\.hx|\.claude|\.git\/hooks|\.husky)$/i.test(posix)) return true;
+    if (matchWorkspace(posix) || matchWorkspaceFolder(posix)) return true;
   }
-  const fromHome = path.relative(home, absolute).split(path.sep).join("/");
-  return PROTECTED_HOME_FILES.some((file) => file.toLowerCase() === fromHome.toLowerCase());
+  const fromHome = path.relative(home, absolute).split(path.sep).join("/").toLowerCase();
+  if (fromHome.startsWith("..") || path.isAbsolute(fromHome)) return false;
+  if (PROTECTED_HOME_FILES.some((file) => file.toLowerCase() === fromHome)) return true;
+  return PROTECTED_HOME_FOLDERS.some((folder) => fromHome === folder || fromHome.startsWith(`${folder}/`));
 }

@@ -1,10 +1,9 @@
 import path from "node:path";
+import { INSTRUCTION_FILES } from "../config/agent-files.js";
 import { foldersFromRootTo } from "../config/project-root.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 
-/** Instruction files, in order of preference per folder: the first one found in a folder is used. */
-const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** Most characters of instructions put in the system prompt. */
 export const MAX_INSTRUCTION_CHARS = 20_000;
 /** A larger instructions file is not read at all. */

@@ -1,6 +1,7 @@
 import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS } from "../config/agent-files.js";
 import { findProjectRoot, findRepoRoot } from "../config/project-root.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
@@ -42,7 +43,6 @@ export const DEFAULT_MAX_SKILLS = 2000;
 const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
 /** A larger SKILL.md is skipped (with a diagnostic), never read. */
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
-const PROJECT_SKILL_FOLDERS = [".agents/skills", ".claude/skills"];
 
 export { findProjectRoot, findRepoRoot };
 
@@ -67,8 +67,7 @@ export function skillRoots(options: DiscoverOptions): SkillRoot[] {
   for (const extra of options.extraPaths ?? []) {
     roots.push({ dir: resolveUserPath(extra, stop, home), source: "settings" });
   }
-  roots.push({ dir: path.join(home, ".agents", "skills"), source: "user" });
-  roots.push({ dir: path.join(home, ".hx", "skills"), source: "user" });
+  for (const folder of USER_SKILL_FOLDERS) roots.push({ dir: path.join(home, folder), source: "user" });
   return roots;
 }
 

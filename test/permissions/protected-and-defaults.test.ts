@@ -51,6 +51,57 @@ describe("protected paths", () => {
     },
   );
 
+  it.each(PERMISSION_MODES.filter((mode) => mode !== "plan"))(
+    "skill folders and instruction files at any depth, and hx's own home folders, are asked in %s",
+    async (mode) => {
+      const setup = {
+        mode,
+        home,
+        allow: ["write_file", "edit_file", "bash", "bash(tee *)", "write_file(**)"],
+      };
+      for (const file of [
+        ".agents/skills/helper/SKILL.md",
+        ".agents/skills",
+        "pkg/.agents/skills/helper/SKILL.md",
+        ".claude/skills/x/SKILL.md",
+        ".hx/skills/x/SKILL.md",
+        "AGENTS.md",
+        "sub/AGENTS.md",
+        "CLAUDE.md",
+        "a/b/claude.md",
+        "/home/u/.agents/skills/x/SKILL.md",
+        "/home/u/.hx/skills/x/SKILL.md",
+        "/home/u/.hx/settings.json",
+        "/home/u/.hx/trusted-folders.json",
+        "/home/u/.claude/settings.json",
+      ]) {
+        expect(await decide(setup, "write_file", "write", file), file).toMatchObject({
+          action: "ask",
+          cause: "protected",
+        });
+      }
+      for (const command of [
+        "mkdir -p .agents/skills/helper && echo x > .agents/skills/helper/SKILL.md",
+        "tee -a AGENTS.md < notes",
+        "cp evil.md sub/CLAUDE.md",
+        "echo '{}' > ~/.hx/trusted-folders.json",
+        "cp -r skill ~/.agents/skills/helper",
+      ]) {
+        expect(await decideCommand(setup, command), command).toMatchObject({
+          action: "ask",
+          cause: "protected",
+        });
+      }
+    },
+  );
+
+  it("files that only look alike are not protected", async () => {
+    const setup = { mode: "acceptEdits" as const, home };
+    for (const file of ["docs/AGENTS.md.bak", "agents/skills/x.md", "src/skills/x.ts", "MY-AGENTS.md"]) {
+      expect((await decide(setup, "write_file", "write", file)).action, file).toBe("allow");
+    }
+  });
+
   it("reading them is fine, and so is git config --get", async () => {
     expect((await decideCommand({ home }, "cat .hx/settings.json")).action).toBe("allow");
     expect(

@@ -32,6 +32,8 @@ describe("protectedMounts", () => {
       { path: path.join(root, ".mcp.json"), kind: "file" },
       { path: path.join(root, ".git/config.worktree"), kind: "file" },
       { path: path.join(root, ".husky"), kind: "dir" },
+      // The skill folder .agents/skills: its first missing piece.
+      { path: path.join(root, ".agents"), kind: "dir" },
     ]);
     // .git stays writable (commits work) but cannot be moved away.
     expect(mounts.pinned).toEqual([path.join(root, ".git")]);

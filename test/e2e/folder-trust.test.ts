@@ -6,8 +6,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHx } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
+import { startScreen, TMUX_AVAILABLE } from "../support/tmux-screen.js";
 import { toolResultsOf } from "../support/wire.js";
-import { commandHook, useHarness, writeSettings } from "./harness-support.js";
+import { commandHook, runHxInTerminal, useHarness, writeSettings } from "./harness-support.js";
 
 const h = useHarness({ trust: false });
 
@@ -158,5 +159,86 @@ describe("an untrusted cloned repository", () => {
     const list = await runHx(["trust", "--list"], { env: { HOME: home } });
     expect(list.code).toBe(1);
     expect(readFileSync(file, "utf8")).toBe(broken);
+  });
+});
+
+describe("the interactive session asks once at start", () => {
+  const QUESTION = "Allow this folder's settings and skills (";
+
+  it("line mode: the question lists what trusting enables; n keeps it all off and says so", async () => {
+    const marker = path.join(tempDir("hx-trust-marker-"), "hook-ran");
+    cloneHostileRepo(marker);
+    const run = await runHxInTerminal(h.args(), {
+      cwd: h.work,
+      steps: [
+        { expect: QUESTION, send: "n\r" },
+        { expect: "hx >> ", send: "/exit\r" },
+      ],
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.code).toBe(0);
+    expect(run.output).toContain(`This folder (${realpathSync(h.work)}) is not trusted.`);
+    expect(run.output).toContain("hooks.SessionStart (1 hook)");
+    expect(run.output).toContain('permissions.defaultMode ("bypassPermissions")');
+    expect(run.output).toContain("skill helper: allowed-tools Bash");
+    expect(run.output).toContain(`[a] yes, always: save hx trust ${realpathSync(h.work)}`);
+    expect(run.output).toContain("warning: this folder is not trusted, so hx ignored");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("line mode: a records the trust (as hx trust does) and the session runs with the folder's settings", async () => {
+    const home = tempDir("hx-trust-home-");
+    const marker = path.join(tempDir("hx-trust-marker-"), "hook-ran");
+    cloneHostileRepo(marker);
+    const run = await runHxInTerminal(h.args(), {
+      cwd: h.work,
+      env: { HOME: home },
+      steps: [
+        { expect: QUESTION, send: "a\r" },
+        { expect: "hx >> ", send: "/exit\r" },
+      ],
+    });
+    expect(run.error).toBeUndefined();
+    expect(existsSync(marker)).toBe(true);
+    expect(run.output).not.toContain("warning: this folder is not trusted");
+    const recorded = JSON.parse(readFileSync(path.join(home, ".hx", "trusted-folders.json"), "utf8"));
+    expect(Object.keys(recorded.folders)).toEqual([realpathSync(h.work)]);
+    // Trusted now: no question the next time.
+    const again = await runHxInTerminal(h.args(), {
+      cwd: h.work,
+      env: { HOME: home },
+      steps: [{ expect: "hx >> ", send: "/exit\r" }],
+    });
+    expect(again.output).not.toContain(QUESTION);
+  });
+
+  it("nothing to trust, no question: a folder whose settings only restrict", async () => {
+    writeSettings(h.work, { permissions: { deny: ["bash(curl *)"] } });
+    const run = await runHxInTerminal(h.args(), {
+      cwd: h.work,
+      steps: [{ expect: "hx >> ", send: "/exit\r" }],
+    });
+    expect(run.code).toBe(0);
+    expect(run.output).not.toContain(QUESTION);
+    expect(run.output).not.toContain("not trusted");
+  });
+
+  it.skipIf(!TMUX_AVAILABLE)("full screen: y trusts the folder for this session only", async () => {
+    const home = tempDir("hx-trust-home-");
+    const marker = path.join(tempDir("hx-trust-marker-"), "hook-ran");
+    cloneHostileRepo(marker);
+    const screen = startScreen(h.args(), { cwd: h.work, env: { OPENAI_API_KEY: "sk-test", HOME: home } });
+    try {
+      const asked = await screen.waitFor(QUESTION);
+      expect(asked).toContain("hooks.SessionStart (1 hook)");
+      await new Promise((resolve) => setTimeout(resolve, 400)); // keys answer only after 300 ms
+      screen.type("y");
+      await screen.waitFor("/help for commands");
+      for (let i = 0; i < 50 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(marker)).toBe(true);
+      expect(existsSync(path.join(home, ".hx", "trusted-folders.json"))).toBe(false);
+    } finally {
+      screen.close();
+    }
   });
 });

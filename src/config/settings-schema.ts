@@ -209,10 +209,14 @@ const mcp = z.object(
     browser: text('a command, e.g. "firefox"').optional(),
     /** Headless answer to a server's form: decline (default), or its defaults when every required field has one. */
     elicitation: z.enum(["decline", "defaults"], { error: expected("decline or defaults") }).optional(),
+    /** Headless answer to a server's sampling request: refuse (default) or allow. */
+    sampling: z.enum(["refuse", "allow"], { error: expected("refuse or allow") }).optional(),
+    /** The largest message a stdio server may send, in bytes (default 10 MiB). */
+    maxMessageBytes: wholeNumber("a whole number of bytes", 1024).optional(),
   },
   {
     error: expected(
-      "an object with deferTools, toolBudget, startupWait, toolTimeout, loadedTools, sandbox, sandboxNetwork, browser and elicitation",
+      "an object with deferTools, toolBudget, startupWait, toolTimeout, loadedTools, sandbox, sandboxNetwork, browser, elicitation, sampling and maxMessageBytes",
     ),
   },
 );

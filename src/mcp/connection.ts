@@ -12,6 +12,7 @@ import { plainLauncher, type ServerLauncher } from "./server-launcher.js";
 import type { ServerProcess } from "./server-process.js";
 import type { ServerPlacement } from "./server-sandbox.js";
 import { SKILLS_EXTENSION } from "./skills-wire.js";
+import { OVERSIZED_MESSAGE_CODE } from "./stdio-lines.js";
 
 /** A tool as the server listed it (only well-formed ones; see `skipped`). */
 export interface McpToolInfo {
@@ -19,6 +20,8 @@ export interface McpToolInfo {
   title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** What `structuredContent` must look like (checked on each result). */
+  outputSchema?: Record<string, unknown>;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
 }
 
@@ -50,7 +53,12 @@ export interface ConnectionOptions {
   auth?: ConnectionAuth;
   /** What hx answers when the server asks (elicitation, roots, sampling); declared at initialize. */
   features?: McpClientFeatures;
+  /** The largest message a stdio server may send (`mcp.maxMessageBytes`); default 10 MiB. */
+  maxMessageBytes?: number;
 }
+
+/** The default cap on one message from a stdio server: the SDK's own (10 MiB). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export interface ConnectionAuth {
   store: AuthStore;
@@ -72,6 +80,8 @@ export class McpCallError extends Error {
 }
 
 const STDERR_LINES = 20;
+/** How long a remote server has to answer a ping after its stream broke. */
+const STREAM_PROBE_MS = 3000;
 /** Resources listed at start at most (a filesystem server may have many). */
 const RESOURCE_LIMIT = 500;
 
@@ -162,17 +172,37 @@ export class McpConnection {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; timeoutMs: number },
   ): Promise<CallToolResult> {
-    const client = await this.usableClient();
-    try {
+    const call = async () => {
+      const client = await this.usableClient();
       return (await client.callTool({ name: tool, arguments: args }, undefined, {
         signal: options.signal,
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
         onprogress: () => {},
       })) as CallToolResult;
+    };
+    try {
+      return await call();
     } catch (error) {
-      throw this.callError(error, options, `the call of ${tool}`);
+      // Never sent (the server was down, or restarted and forgot the session): reconnect, try once more.
+      if (!notDelivered(error) || options.signal.aborted)
+        throw this.callError(error, options, `the call of ${tool}`);
+      await this.reconnect();
+      try {
+        return await call();
+      } catch (again) {
+        throw this.callError(again, options, `the call of ${tool}`);
+      }
     }
+  }
+
+  /**
+   * A remote server's connection after a request that never reached it: a new session (the
+   * one restart), so a server that came back is used again and one that did not fails.
+   */
+  private async reconnect(): Promise<void> {
+    if (this.status === "ready" && this.client) this.onConnectionClosed(this.client);
+    await this.ready;
   }
 
   async getPrompt(
@@ -238,7 +268,10 @@ export class McpConnection {
     const timeout = this.options.startupTimeoutMs;
     let client = await makeClient();
     this.transport = proc
-      ? proc.transport(await import("@modelcontextprotocol/sdk/shared/stdio.js"))
+      ? proc.transport(
+          await import("@modelcontextprotocol/sdk/shared/stdio.js"),
+          this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+        )
       : await this.createRemoteTransport(this.config.type === "sse" ? "sse" : "http");
     try {
       await withTimeout(client.connect(this.transport, { timeout }), timeout, "did not finish starting");
@@ -256,6 +289,7 @@ export class McpConnection {
     }
     this.client = client;
     client.onclose = () => this.onConnectionClosed(client);
+    if (this.config.type !== "stdio") this.watchStream(client, this.transport);
     const capabilities = client.getServerCapabilities() ?? {};
     this.instructions = client.getInstructions();
     this.servesResources = capabilities.resources !== undefined;
@@ -299,6 +333,31 @@ export class McpConnection {
       types.ResourceListChangedNotificationSchema,
       follow("resources", () => this.listResources(client)),
     );
+  }
+
+  /**
+   * An HTTP server has no process to watch, and a response stream that breaks (the server
+   * died mid-call) leaves the SDK's request waiting for its timeout. When the transport
+   * reports an error, a ping tells whether the server is still there; if not, the
+   * connection is closed, which fails the calls in flight at once ("stopped during").
+   */
+  private watchStream(client: Client, transport: Transport | undefined): void {
+    if (!transport) return;
+    const reported = transport.onerror;
+    let probing = false;
+    transport.onerror = (error) => {
+      reported?.call(transport, error);
+      if (probing || client !== this.client || this.closing) return;
+      probing = true;
+      client
+        .ping({ timeout: STREAM_PROBE_MS })
+        .catch(() => {
+          if (client === this.client) void client.close();
+        })
+        .finally(() => {
+          probing = false;
+        });
+    };
   }
 
   /** Waits (at most `ms`) for lists being fetched again after a change notification. */
@@ -461,10 +520,22 @@ export class McpConnection {
     if (error instanceof McpCallError) return error;
     if (options.signal?.aborted) return new McpCallError(`${what} was cancelled by the user.`);
     const code = (error as { code?: unknown }).code;
+    if (code === OVERSIZED_MESSAGE_CODE) {
+      const bytes = Number(describeError(error).replace(/\D/g, ""));
+      const cap = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+      return new McpCallError(
+        `MCP server '${this.name}' answered ${what} with ${formatMegabytes(bytes)}, more than hx's limit of ${formatMegabytes(cap)} for one message (mcp.maxMessageBytes); the answer was dropped. Ask for less (a smaller page, a filter), or tell the user to raise mcp.maxMessageBytes.`,
+      );
+    }
     // -32001 is the SDK's RequestTimeout.
     if (code === -32001) {
       return new McpCallError(
         `MCP server '${this.name}' did not answer ${what} within ${Math.round(options.timeoutMs / 1000)} s; the request was cancelled. Try again later or with smaller input.`,
+      );
+    }
+    if (notDelivered(error)) {
+      return new McpCallError(
+        `MCP server '${this.name}' could not be reached (${describeError(error)}); ${what} was not made. Tell the user; /mcp shows its state.`,
       );
     }
     // -32000 is ConnectionClosed: the server went away while the request was open.
@@ -560,6 +631,14 @@ function toToolInfo(raw: unknown): McpToolInfo | { tool: string; reason: string 
   if (!name) return { tool: "(unnamed)", reason: "the tool has no name" };
   const problem = checkInputSchema(tool.inputSchema);
   if (problem) return { tool: name, reason: `its input schema is malformed (${problem})` };
+  const execution = (tool.execution ?? {}) as { taskSupport?: unknown };
+  if (execution.taskSupport === "required") {
+    return {
+      tool: name,
+      reason: "it can only run as a task (execution.taskSupport: required), which hx does not support yet",
+    };
+  }
+  const output = tool.outputSchema;
   const { $schema: _ignored, ...inputSchema } = tool.inputSchema as Record<string, unknown>;
   const annotations = (tool.annotations ?? undefined) as McpToolInfo["annotations"];
   return {
@@ -567,14 +646,32 @@ function toToolInfo(raw: unknown): McpToolInfo | { tool: string; reason: string 
     title: typeof tool.title === "string" ? tool.title : undefined,
     description: typeof tool.description === "string" ? tool.description : "",
     inputSchema,
+    ...(output && typeof output === "object" && !Array.isArray(output)
+      ? { outputSchema: output as Record<string, unknown> }
+      : {}),
     annotations: annotations && typeof annotations === "object" ? annotations : undefined,
   };
+}
+
+/**
+ * A request that never reached the server: the connection was refused (nothing listens), or
+ * the server answered 404 to the session (it restarted and forgot it; the spec's signal to
+ * start a new session).
+ */
+function notDelivered(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } })?.cause?.code;
+  if (cause === "ECONNREFUSED" || cause === "ENOTFOUND" || cause === "EHOSTUNREACH") return true;
+  return (error as { code?: unknown })?.code === 404;
 }
 
 /** A Streamable HTTP endpoint that answers 4xx to the first POST may be an older SSE server. */
 function shouldTrySse(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === "number" && code >= 400 && code < 500 && code !== 401 && code !== 403;
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function describeError(error: unknown): string {

@@ -26,6 +26,8 @@ export interface McpManagerOptions {
   auth?: ConnectionAuth;
   /** What the servers may ask hx (elicitation, roots, sampling). */
   features?: McpClientFeatures;
+  /** `mcp.maxMessageBytes` for stdio servers. */
+  maxMessageBytes?: number;
   /** A line for the user: a server failed, died, was restarted. */
   notify?: (level: "info" | "warn", text: string) => void;
 }
@@ -91,6 +93,7 @@ export class McpManager {
       launch: this.options.launch,
       auth: this.options.auth,
       features: this.options.features,
+      maxMessageBytes: this.options.maxMessageBytes,
       onEvent: (event) => this.report(name, event),
     });
     void state.connection.start();

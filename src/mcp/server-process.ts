@@ -2,11 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerPlacement } from "./server-sandbox.js";
+import { LineReader, OVERSIZED_MESSAGE_CODE } from "./stdio-lines.js";
 
 /** The SDK's stdio framing (newline-delimited JSON-RPC), handed in once the SDK is loaded. */
 export interface StdioFraming {
-  ReadBuffer: new () => { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
   serializeMessage(message: JSONRPCMessage): string;
+  deserializeMessage(line: string): JSONRPCMessage;
 }
 
 /**
@@ -94,21 +95,27 @@ export class ServerProcess {
   }
 
   /** The SDK transport over this process's stdin/stdout. */
-  transport(framing: StdioFraming): Transport {
-    const reader = new framing.ReadBuffer();
+  transport(framing: StdioFraming, maxMessageBytes: number): Transport {
+    const reader = new LineReader(maxMessageBytes, framing.deserializeMessage);
     const proc = this;
     const transport: Transport = {
       async start() {
         if (!(await proc.spawned) && proc.spawnError) throw proc.spawnError;
         if (!proc.running) throw new Error(`exited at once (${proc.describeExit()})`);
         proc.child.stdout?.on("data", (chunk: Buffer) => {
-          try {
-            reader.append(chunk);
-            for (let message = reader.readMessage(); message; message = reader.readMessage()) {
-              transport.onmessage?.(message);
+          for (const event of reader.push(chunk)) {
+            if (event.type === "message") transport.onmessage?.(event.message);
+            else if (event.type === "error") transport.onerror?.(event.error);
+            else if (event.id !== undefined) {
+              // The call it answers fails now, with what happened, instead of at its timeout.
+              transport.onmessage?.({
+                jsonrpc: "2.0",
+                id: event.id,
+                error: { code: OVERSIZED_MESSAGE_CODE, message: `${event.bytes}` },
+              });
+            } else {
+              transport.onerror?.(new Error(`dropped a message of ${event.bytes} bytes (over the limit)`));
             }
-          } catch (error) {
-            transport.onerror?.(error as Error);
           }
         });
         void proc.closed.then(() => transport.onclose?.());

@@ -1,6 +1,7 @@
 import type { ToolEffect } from "../core/tool.js";
 import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { McpCallError, type McpConnection, type McpToolInfo } from "./connection.js";
+import { checkStructuredContent, type OutputCheck } from "./output-schema.js";
 import { toToolOutput } from "./results.js";
 
 /** Descriptions longer than this are cut (as Claude Code does): some servers send pages. */
@@ -29,6 +30,7 @@ export interface McpToolOptions {
  */
 export function createMcpTool(options: McpToolOptions): Tool<ReturnType<typeof anyObject>> {
   const { info, connection } = options;
+  let check: OutputCheck | undefined;
   return defineTool({
     name: options.name,
     description: describe(info),
@@ -41,6 +43,16 @@ export function createMcpTool(options: McpToolOptions): Tool<ReturnType<typeof a
           signal: ctx.signal,
           timeoutMs: options.timeoutMs,
         });
+        if (info.outputSchema && result.isError !== true) {
+          check ??= await checkStructuredContent(info.outputSchema);
+          const problem = check(result.structuredContent);
+          if (problem) {
+            return {
+              content: `Error: MCP server '${options.server}' returned a result for ${info.name} that does not match the tool's outputSchema (${problem}); do not rely on its fields. What it returned:\n${toToolOutput(result).content}`,
+              isError: true,
+            };
+          }
+        }
         return toToolOutput(result);
       } catch (error) {
         const message = error instanceof McpCallError ? error.message : String(error);

@@ -1,5 +1,7 @@
 import { realpathSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { LoadedSettings, McpSettings } from "../config/settings.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import {
@@ -16,6 +18,7 @@ import { elicitationHandler, type HeadlessElicitation } from "../mcp/elicitation
 import { McpManager } from "../mcp/manager.js";
 import { browserAuthorizer } from "../mcp/oauth-browser.js";
 import { AuthStore, authFile } from "../mcp/oauth-store.js";
+import { type HeadlessSampling, samplingHandler } from "../mcp/sampling.js";
 import { sandboxedLauncher } from "../mcp/server-launcher.js";
 import { resolveServerSandbox, withPackageCaches } from "../mcp/server-sandbox.js";
 import { McpSkillSet } from "../mcp/skills.js";
@@ -25,6 +28,7 @@ import type { ToolSink } from "../mcp/tool-shelf.js";
 import { buildToolSurface, type SurfaceSettings } from "../mcp/tool-surface.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import { ProcessGroups } from "../process/process-groups.js";
+import type { ModelProvider } from "../providers/provider.js";
 import { createSandbox } from "../sandbox/sandbox.js";
 import type { SandboxMode } from "../sandbox/types.js";
 import type { Skill } from "../skills/types.js";
@@ -68,6 +72,8 @@ export interface McpSetup {
   approve(ask: PermissionAsker | undefined, names?: readonly string[]): Promise<void>;
   /** How tools are offered, budgets and timeouts, from the settings. */
   settings: ResolvedMcpSettings;
+  /** The session's model and asker, for servers' sampling requests. */
+  bind(model: ModelProvider, ask: PermissionAsker | undefined): void;
   close(): Promise<void>;
 }
 
@@ -114,15 +120,29 @@ export function launchMcp(options: McpSetupOptions, config: McpConfiguration): M
           : undefined,
       }
     : undefined;
+  // The session's model and asker exist only once the session is built (setUpMcp binds them).
+  const session: { model?: ModelProvider; ask?: PermissionAsker } = {};
+  const workspace = realpathSync(options.cwd);
   const features: McpClientFeatures = {
     elicit: elicitationHandler({
       headless: mcp.elicitation,
+      notify: (text) => notify("info", text),
+    }),
+    roots: {
+      list: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }],
+      onChange: () => () => {}, // the workspace is the only root and does not change in a session
+    },
+    sample: samplingHandler({
+      model: () => session.model,
+      ask: () => session.ask,
+      headless: mcp.sampling,
       notify: (text) => notify("info", text),
     }),
   };
   const manager = new McpManager({
     auth,
     features,
+    maxMessageBytes: mcp.maxMessageBytes,
     servers: states,
     cwd: options.cwd,
     env,
@@ -136,6 +156,10 @@ export function launchMcp(options: McpSetupOptions, config: McpConfiguration): M
 
   const setup: McpSetup = {
     manager,
+    bind(model, ask) {
+      session.model = model;
+      session.ask = ask;
+    },
     async close() {
       await manager.close();
       groups.killAll();
@@ -169,6 +193,9 @@ export interface ResolvedMcpSettings extends SurfaceSettings {
   browser?: string;
   /** `mcp.elicitation`: how a headless run answers a server's form. */
   elicitation: HeadlessElicitation;
+  /** `mcp.sampling`: whether a headless run lets servers use the model. */
+  sampling: HeadlessSampling;
+  maxMessageBytes?: number;
 }
 
 export function resolveMcpSettings(settings: McpSettings | undefined, window: number): ResolvedMcpSettings {
@@ -182,6 +209,8 @@ export function resolveMcpSettings(settings: McpSettings | undefined, window: nu
     toolTimeoutMs: settings?.toolTimeout ?? MCP_DEFAULTS.toolTimeoutMs,
     browser: settings?.browser,
     elicitation: settings?.elicitation ?? "decline",
+    sampling: settings?.sampling ?? "refuse",
+    maxMessageBytes: settings?.maxMessageBytes,
   };
 }
 
@@ -207,6 +236,7 @@ export async function setUpMcp(
   setup: McpSetup,
   options: { ask?: PermissionAsker },
 ): Promise<McpCapability> {
+  setup.bind(basics.model, options.ask);
   await setup.approve(options.ask);
   await setup.manager.waitForStart(setup.settings.startupWaitMs);
   const skills = new McpSkillSet();

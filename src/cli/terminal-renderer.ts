@@ -106,6 +106,7 @@ function render(
       render(options, state, event.event, `${indent}  `);
       return;
     case "turn_start":
+    case "tool_progress": // a line per event: the result says it once
     case "end":
       return;
   }

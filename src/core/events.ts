@@ -40,6 +40,11 @@ export type AgentEvent =
   | { type: "assistant_message"; message: AssistantMessage; usage: Usage }
   /** `tool`: the tool that runs, when another stands for it (`call_mcp_tool` → `mcp__s__t`). */
   | { type: "tool_call"; call: ToolCall; args: unknown; tool?: string }
+  /**
+   * Output a running call has produced, as it comes (a command's output, in pieces): for the
+   * user to watch. The model reads only the call's result.
+   */
+  | { type: "tool_progress"; callId: string; text: string }
   | { type: "tool_result"; call: ToolCall; result: ToolResultMessage; blocked: boolean }
   /** The model call is retried: the answer streamed so far in this turn is void (`discard`). */
   | ({ type: "retry" } & RetryInfo)

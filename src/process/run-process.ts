@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { errorMessage } from "../core/error-message.js";
 import { OutputBuffer } from "./output-buffer.js";
 import { killTagged, PROCESS_TAG_VARIABLE, type ProcessGroups } from "./process-groups.js";
@@ -33,6 +34,8 @@ export interface ProcessSpec {
   keepChars: number;
   /** Receives every byte of stdout and stderr, in arrival order. */
   spill?: SpillFile;
+  /** Told the output as it arrives (decoded; stdout and stderr alike), to show it live. */
+  onOutput?: (text: string) => void;
   /** After the leader exits, how long to wait for the pipes to close. */
   drainMs: number;
   /** Registers the group so hx's exit and signals kill it. */
@@ -118,13 +121,21 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       resolve(result(ending));
     };
 
+    const live = spec.onOutput;
+    const decoders = live ? [new StringDecoder("utf8"), new StringDecoder("utf8")] : [];
+    const tell = (index: number, chunk: Buffer) => {
+      const text = decoders[index]?.write(chunk);
+      if (live && text) live(text);
+    };
     child.stdout?.on("data", (chunk: Buffer) => {
       stdout.write("stdout", chunk);
       spec.spill?.write(chunk);
+      tell(0, chunk);
     });
     child.stderr?.on("data", (chunk: Buffer) => {
       stderr.write("stderr", chunk);
       spec.spill?.write(chunk);
+      tell(1, chunk);
     });
     child.on("error", (error) => {
       endGroup();

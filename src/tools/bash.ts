@@ -105,6 +105,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
           drainMs: DRAIN_MS,
           groups,
           sweepEscaped: !launch.sandboxed,
+          onOutput: (text) => ctx.emit({ type: "tool_progress", callId: ctx.callId, text }),
         });
       } finally {
         launch.release();

@@ -153,3 +153,44 @@ describe.skipIf(!TMUX_AVAILABLE)("approval questions in the full screen", () => 
     expect(result.content).toContain("write it under /tmp instead");
   });
 });
+
+describe.skipIf(!TMUX_AVAILABLE)("live output in the full screen", () => {
+  it("a running bash call shows its latest lines as they come, the count of the rest; Ctrl-O shows more", async () => {
+    h.server
+      .reply()
+      .tool("bash", { command: "for i in $(seq 1 12); do echo tick $i; sleep 0.4; done; echo finished" });
+    h.server.reply().text("all ticked");
+    const s = open(["--permission-mode", "bypassPermissions"]);
+    await opened(s);
+    send(s, "count");
+    // While it runs (no result yet): the latest lines under the call.
+    const early = await s.waitFor(/○ bash[^\n]*\n\s+⎿ [^\n]*tick [1-4]\b/);
+    expect(early).toContain("Working…");
+    const later = await s.waitFor(
+      /… \+\d+ lines \(Ctrl-O to expand\)\n\s+tick \d+\n\s+tick \d+\n\s+tick \d+/,
+    );
+    expect(later).not.toContain("all ticked");
+    expect(later).not.toContain("tick 1\n");
+    s.keys("C-o");
+    await s.waitFor((text) => /^\s+(⎿ )?tick 1$/m.test(text) && text.includes("Working…"));
+    await s.waitFor("all ticked");
+  });
+
+  it("a subagent's work shows as its latest lines under its task line, the rest counted", async () => {
+    h.server.reply().tool("task", { description: "six steps", prompt: "Run six steps." });
+    h.server.reply().tool("bash", { command: "echo step-1" }).tool("bash", { command: "echo step-2" });
+    h.server.reply().tool("bash", { command: "echo step-3" }).tool("bash", { command: "echo step-4" });
+    h.server.reply().text("steps done");
+    h.server.reply().text("the task finished");
+    const s = open(["--permission-mode", "bypassPermissions"]);
+    await opened(s);
+    send(s, "delegate");
+    const shown = await s.waitFor("the task finished");
+    expect(shown).toContain("task: six steps");
+    expect(shown).toMatch(/task: six steps\n\s+… \+\d+ lines \(Ctrl-O to expand\)/);
+    expect(shown).toContain("step-4");
+    expect(shown).not.toContain('command="echo step-1"');
+    s.keys("C-o");
+    await s.waitFor('command="echo step-1"');
+  });
+});

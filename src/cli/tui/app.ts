@@ -34,6 +34,14 @@ import { PromptHistory } from "./prompt-history.js";
 import { screenText } from "./screen-text.js";
 import { createTheme } from "./theme.js";
 
+/** The most often live output (a running command's lines) is drawn. */
+const LIVE_RENDER_MS = 100;
+
+/** A running call's output, the session's or a subagent's. */
+function isProgress(event: AgentEvent): boolean {
+  return event.type === "tool_progress" || (event.type === "subagent" && isProgress(event.event));
+}
+
 /** Two Ctrl-C on an empty prompt within this long leave the session. */
 const EXIT_CONFIRM_MS = 2000;
 
@@ -213,8 +221,19 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
       tui.requestRender();
     });
 
+  // Live output comes in bursts (a command printing 100,000 lines): drawn at most every
+  // LIVE_RENDER_MS, so the screen keeps up and the CPU stays with the command.
+  let liveRender: NodeJS.Timeout | undefined;
+  const renderLive = () => {
+    if (liveRender) return;
+    liveRender = setTimeout(() => {
+      liveRender = undefined;
+      tui.requestRender();
+    }, LIVE_RENDER_MS);
+  };
   const emit = (event: AgentEvent) => {
     chat.handle(event);
+    if (isProgress(event)) return renderLive();
     if (event.type === "delta") streamedChars += event.delta.text.length;
     if (event.type === "assistant_message") {
       turnUsage = addUsage(turnUsage, event.usage);

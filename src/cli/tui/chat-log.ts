@@ -53,6 +53,36 @@ class Line implements Component {
   }
 }
 
+/** Lines of a subagent's work shown while collapsed (its latest). */
+const SUBAGENT_LINES = 4;
+
+/**
+ * What one subagent does, under its `task:` line: its latest lines as they come, the count of
+ * the rest above them; all of it once Ctrl-O expands.
+ */
+class SubagentView extends Container {
+  constructor(
+    private readonly header: string,
+    private readonly view: { expanded: boolean },
+    private readonly theme: Theme,
+  ) {
+    super();
+  }
+
+  override render(width: number): string[] {
+    const header = truncateToWidth(this.header, width, "…");
+    const lines = super.render(width);
+    if (this.view.expanded || lines.length <= SUBAGENT_LINES) return [header, ...lines];
+    const hidden = lines.length - SUBAGENT_LINES;
+    const indent = /^\s*/.exec(this.header)?.[0] ?? "";
+    return [
+      header,
+      truncateToWidth(this.theme.muted(`${indent}  … +${hidden} lines (Ctrl-O to expand)`), width, "…"),
+      ...lines.slice(-SUBAGENT_LINES),
+    ];
+  }
+}
+
 /**
  * The conversation on screen: prompts, answers as markdown, reasoning dimmed, one block per
  * tool call, notices. It turns agent events into components; it never writes to the terminal.
@@ -68,6 +98,9 @@ export class ChatLog extends Container {
   private readonly blocks = new Map<string, ToolBlock>();
   /** hx's lines shown since the last tool call began (the todo list a tool prints, ...). */
   private infoSinceCall: string[] = [];
+  /** The running subagents' views, by label; `into`: where the event being handled goes. */
+  private readonly subagents = new Map<string, SubagentView>();
+  private into?: SubagentView;
 
   constructor(
     private readonly theme: Theme,
@@ -143,6 +176,9 @@ export class ChatLog extends Container {
         this.infoSinceCall = [];
         return;
       }
+      case "tool_progress":
+        this.blocks.get(event.callId)?.progress(event.text);
+        return;
       case "tool_result": {
         // A result the tool already put on screen (the todo list) is not shown twice.
         const shown = this.infoSinceCall.includes(event.result.content);
@@ -161,11 +197,27 @@ export class ChatLog extends Container {
         if (event.level === "warn") this.warn(`${indent}warning: ${event.text}`);
         else this.info(`${indent}${event.text}`);
         return;
-      case "subagent":
-        if (event.event.type === "turn_start" && event.event.turn === 1)
-          this.add(new Line(this.theme.accent(`${indent}task: ${screenText(event.label)}`)));
-        this.handle(event.event, `${indent}  `);
+      case "subagent": {
+        let view = this.subagents.get(event.label);
+        if (!view) {
+          view = new SubagentView(
+            this.theme.accent(`${indent}task: ${screenText(event.label)}`),
+            this.view,
+            this.theme,
+          );
+          this.add(view);
+          this.subagents.set(event.label, view);
+        }
+        const outer = this.into;
+        this.into = view;
+        try {
+          this.handle(event.event, `${indent}  `);
+        } finally {
+          this.into = outer;
+        }
+        if (event.event.type === "end") this.subagents.delete(event.label);
         return;
+      }
       case "end":
         this.answer = undefined;
         this.reasoning = undefined;
@@ -237,6 +289,10 @@ export class ChatLog extends Container {
   }
 
   private add(component: Component): void {
+    if (this.into) {
+      this.into.addChild(component);
+      return;
+    }
     this.addChild(component);
     this.partial.push(component);
   }

@@ -35,6 +35,7 @@ export async function openSession(
     mcp: prepared.mcp,
     ...extra,
     folderTrust: settings.trust,
+    modelFor: async (model) => (await import("./skills-model.js")).skillModelFor(prepared, model),
   });
 }
 

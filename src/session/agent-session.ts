@@ -12,12 +12,13 @@ import {
 } from "../core/messages.js";
 import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
 import type { ToolEffect, ToolSchema } from "../core/tool.js";
+import type { ModelProvider } from "../providers/provider.js";
 import type { CommandSandbox } from "../sandbox/types.js";
 
 import type { FileChange } from "../tools/file-change.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
-import type { Capability, PromptFilter, SlashCommand } from "./capability.js";
+import type { Capability, PromptFilter, PromptRun, SlashCommand } from "./capability.js";
 import type { PermissionModeHandle } from "./permissions-setup.js";
 import type { InvocableSkill } from "./skills-setup.js";
 import type { SwitchableModel } from "./switchable-model.js";
@@ -127,23 +128,6 @@ export class AgentSession {
   }
 
   async run(prompt: string, options: RunOptions): Promise<SessionRunResult> {
-    let text = prompt;
-    let meta: UserMessageMeta | undefined;
-    for (const filter of this.promptFilters) {
-      const verdict = await filter(text);
-      if ("refuse" in verdict) {
-        return {
-          text: "",
-          stop: "done",
-          stats: emptyStats(),
-          refused: verdict.refuse,
-          subagentStats: emptyStats(),
-        };
-      }
-      text = verdict.prompt;
-      if (verdict.meta) meta = { ...meta, ...verdict.meta };
-    }
-
     let subagentStats = emptyStats();
     const emit: EventSink = (event: AgentEvent) => {
       if (event.type === "subagent" && event.event.type === "end") {
@@ -152,9 +136,33 @@ export class AgentSession {
       for (const observer of this.observers) observer(event);
       options.emit(event);
     };
+    const run: PromptRun = {
+      emit,
+      signal: options.signal,
+      runToolCall: (call) => this.runToolCall(call, { emit, signal: options.signal }),
+    };
+    let text = prompt;
+    let meta: UserMessageMeta | undefined;
+    let model: ModelProvider | undefined;
+    for (const filter of this.promptFilters) {
+      const verdict = await filter(text, run);
+      if ("refuse" in verdict) {
+        return {
+          text: "",
+          stop: "done",
+          stats: emptyStats(),
+          refused: verdict.refuse,
+          subagentStats,
+        };
+      }
+      text = verdict.prompt;
+      if (verdict.meta) meta = { ...meta, ...verdict.meta };
+      if (verdict.model) model = verdict.model;
+    }
 
     this.conversation.append(userMessage(text, meta));
-    const result = await runAgentLoop(this.loopConfig(emit, options.signal), this.conversation);
+    const config = this.loopConfig(emit, options.signal);
+    const result = await runAgentLoop(model ? { ...config, provider: model } : config, this.conversation);
     this.totals = addStats(this.totals, result.stats);
     return { ...result, subagentStats };
   }

@@ -3,7 +3,7 @@ import type { Settings } from "../config/settings.js";
 import type { Conversation } from "../core/conversation.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { EventSink } from "../core/events.js";
-import type { UserMessageMeta } from "../core/messages.js";
+import type { ToolCall, ToolResultMessage, UserMessageMeta } from "../core/messages.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { Tool } from "../tools/tool.js";
 import type { Workspace } from "../tools/workspace.js";
@@ -12,8 +12,25 @@ import type { Workspace } from "../tools/workspace.js";
  * A step a prompt passes through before the model sees it: hooks may refuse it or add
  * context, a `/skill-name` invocation may expand it. `meta` is kept on the user message.
  */
-export type PromptFilter = (prompt: string) => Promise<PromptVerdict> | PromptVerdict;
-export type PromptVerdict = { prompt: string; meta?: UserMessageMeta } | { refuse: string };
+export type PromptFilter = (prompt: string, run: PromptRun) => Promise<PromptVerdict> | PromptVerdict;
+/**
+ * `model`: the model this prompt's run uses instead of the session's (a skill's `model:`),
+ * for this run only.
+ */
+export type PromptVerdict =
+  | { prompt: string; meta?: UserMessageMeta; model?: ModelProvider }
+  | { refuse: string };
+
+/** The run a prompt is about to start, for filters that do work first (a skill's `` !`cmd` `` lines). */
+export interface PromptRun {
+  emit: EventSink;
+  signal?: AbortSignal;
+  /**
+   * A tool call made for the user, checked by every extension (rules, mode, hooks, sandbox)
+   * exactly as a model's call; the conversation is not changed.
+   */
+  runToolCall(call: ToolCall): Promise<{ message: ToolResultMessage; blocked: boolean }>;
+}
 
 export interface SlashCommandIO {
   print: (text: string) => void;

@@ -68,6 +68,11 @@ export interface SessionEnvironment {
    * it; skills read from an untrusted project grant nothing. Default: untrusted.
    */
   folderTrust?: FolderTrust;
+  /**
+   * A provider for another model of the session's provider (a skill's `model:`), or why it
+   * cannot be had; absent: skills always run on the session's model.
+   */
+  modelFor?: (model: string) => Promise<{ provider: ModelProvider } | { note: string }>;
 }
 
 /**
@@ -132,6 +137,14 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     remote: mcp ? () => mcp.skills : undefined,
     refreshRemote: mcp ? () => mcp.refreshSkills() : undefined,
     folderTrust: env.folderTrust,
+    runtime: {
+      // The subagents are set up below (they take the permissions, which take the skills' rules).
+      fork: (job) => subagents.runSubagent(job),
+      // The tool the user's `!cmd` and the model's commands run as.
+      shellTool: tools.tools.find((tool) => tool.effect === "execute")?.name,
+      hooksFrom: hooks.hooksFrom,
+      ...(env.modelFor ? { modelFor: env.modelFor } : {}),
+    },
   });
   const permissions = setUpPermissions(basics, {
     permissionMode: env.permissionMode,

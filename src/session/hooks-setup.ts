@@ -4,6 +4,11 @@ import type { Capability, PromptFilter, SessionBasics } from "./capability.js";
 
 export interface HooksCapability extends Capability {
   hooks: SessionHooks;
+  /**
+   * Hooks given elsewhere than in settings (a skill's `hooks:`, in the settings' shape), run
+   * like the session's: same environment, process groups and session id.
+   */
+  hooksFrom(hooks: Record<string, unknown>): { hooks: SessionHooks; warnings: string[] };
 }
 
 /**
@@ -29,21 +34,28 @@ export async function setUpHooks(
   const fromSettings = HookRegistry.fromSettings(basics.settings.hooks);
   const registry = HookRegistry.merge([fromSettings.registry, ...(options.extra ?? [])]);
   const logHooks = basics.verbose || basics.settings.logHooks === true;
-  const hooks = createSessionHooks({
-    registry,
-    sessionId: options.sessionId,
-    workspace: basics.workspace,
-    transcriptPath: options.transcriptPath,
-    permissionMode: options.permissionMode,
-    log: logHooks ? basics.log : undefined,
-    verbose: basics.verbose,
-    baseEnv: options.shell?.childEnv(),
-    groups: options.shell?.groups,
-    // Hooks run outside a loop (SessionStart, UserPromptSubmit, SubagentStop) report here.
-    emit: (event) => {
-      if (event.type === "notice") basics.log(event.level === "warn" ? `warning: ${event.text}` : event.text);
-    },
-  });
+  const build = (from: HookRegistry, withLog: boolean) =>
+    createSessionHooks({
+      registry: from,
+      sessionId: options.sessionId,
+      workspace: basics.workspace,
+      transcriptPath: options.transcriptPath,
+      permissionMode: options.permissionMode,
+      log: logHooks && withLog ? basics.log : undefined,
+      verbose: basics.verbose,
+      baseEnv: options.shell?.childEnv(),
+      groups: options.shell?.groups,
+      // Hooks run outside a loop (SessionStart, UserPromptSubmit, SubagentStop) report here.
+      emit: (event) => {
+        if (event.type === "notice")
+          basics.log(event.level === "warn" ? `warning: ${event.text}` : event.text);
+      },
+    });
+  const hooks = build(registry, true);
+  const hooksFrom = (given: Record<string, unknown>) => {
+    const scoped = HookRegistry.fromSettings(given as Parameters<typeof HookRegistry.fromSettings>[0]);
+    return { hooks: build(scoped.registry, false), warnings: scoped.warnings };
+  };
 
   let startContext = (await hooks.runSessionStart(options.resumed ? "resume" : "startup")).context;
   const promptFilter: PromptFilter = async (prompt) => {
@@ -59,6 +71,7 @@ export async function setUpHooks(
     extensions: [hooks.extension],
     promptFilters: [promptFilter],
     hooks,
+    hooksFrom,
     warnings: fromSettings.warnings,
     close: () => hooks.runSessionEnd("other"),
   };

@@ -26,10 +26,18 @@ import {
   type SkillCatalog,
   SkillWatcher,
   skillRoots,
+  substituteArguments,
 } from "../skills/index.js";
 import type { Tool } from "../tools/tool.js";
 import { type FolderTrust, howToTrust, projectFileTrusted, trustKey } from "../trust/index.js";
 import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "./capability.js";
+import {
+  runForkedSkill,
+  runSkillShellLines,
+  type SkillRuntime,
+  skillHooksExtension,
+  skillModel,
+} from "./skill-runtime.js";
 
 export interface SkillsCapability extends Capability {
   /** Every skill as of the last scan. */
@@ -122,6 +130,8 @@ export async function setUpSkills(
      * `disallowed-tools` always is. Default: untrusted.
      */
     folderTrust?: FolderTrust;
+    /** Subagents, other models, the shell tool and folder trust, for Claude Code's runtime fields. */
+    runtime?: Partial<SkillRuntime>;
   },
 ): Promise<SkillsCapability> {
   const { workspace, log } = basics;
@@ -175,6 +185,13 @@ export async function setUpSkills(
   const active = new ActiveSkills(skills);
   const unfollowActive = basics.conversation.subscribe(active.follow);
   const trust = options.folderTrust ?? { trusted: false, source: "none", key: trustKey(basics.cwd) };
+  const runtime: SkillRuntime = {
+    log,
+    // The user's own skills always; the project's only in a trusted folder.
+    fileTrusted: (file) => projectFileTrusted(file, trust),
+    howToTrust: howToTrust(trust),
+    ...options.runtime,
+  };
   const grants = (name: string): boolean => {
     const skill = skills().find((s) => s.name === name);
     return skill !== undefined && !skill.remote && projectFileTrusted(skill.file, trust);
@@ -224,7 +241,15 @@ export async function setUpSkills(
 
   // load_skill goes with the first request that has a skill to load: at once, or (a new
   // folder on disk, a conditional skill's paths touched) as a late tool when one appears.
-  const loadSkill = createLoadSkillTool({ skills, loaded, read: deliver });
+  const loadSkill = createLoadSkillTool({
+    skills,
+    loaded,
+    read: deliver,
+    fork: runtime.fork
+      ? (skill, ctx) =>
+          runForkedSkill(skill, "", runtime, { id: ctx.callId, emit: ctx.emit, signal: ctx.signal })
+      : undefined,
+  });
   const modelVisible = () => skills().some((s) => !s.disableModelInvocation);
   const offeredAtStart = modelVisible();
   let offerLate: ((tools: Tool[]) => void) | undefined;
@@ -262,7 +287,7 @@ export async function setUpSkills(
     },
   };
 
-  const promptFilter: PromptFilter = async (prompt) => {
+  const promptFilter: PromptFilter = async (prompt, run) => {
     const slash = parseSlashPrompt(prompt);
     const named = slash && skills().find((s) => s.name === slash.name);
     if (named && !named.userInvocable) {
@@ -270,16 +295,34 @@ export async function setUpSkills(
         refuse: `/${named.name} is not for the user to invoke (its SKILL.md says user-invocable: false); the model loads it when a task needs it.`,
       };
     }
-    if (!named) return { prompt };
+    if (!named || !slash) return { prompt };
     let current = deliver(named);
     if (current.remote) {
       const fetched = await current.remote.fetchBody();
       if ("error" in fetched) return { refuse: `/${named.name}: ${fetched.error}` };
       current = { ...current, body: fetched.body };
     }
-    const invocation = expandSkillInvocation(prompt, [current], loaded);
+    // The arguments first, then the `!`cmd`` lines (a command may use an argument).
+    const withArguments = substituteArguments(current.body, slash.args, current.argumentNames);
+    current = { ...current, body: await runSkillShellLines(current, withArguments.text, runtime, run) };
+    if (!current.remote) workspace.allowRead(current.dir);
+    if (current.fork && runtime.fork) {
+      const answer = await runForkedSkill(current, slash.args, runtime, {
+        id: `skill_${current.name}_${Date.now().toString(36)}`,
+        emit: run.emit,
+        signal: run.signal ?? new AbortController().signal,
+      });
+      const how = answer.isError ? "failed" : "answered";
+      return {
+        prompt: `The user invoked the skill /${current.name}${slash.args ? ` with: ${slash.args}` : ""}. It ran in a subagent (context: fork), which ${how}:\n\n${answer.content}\n\nTell the user the outcome.`,
+      };
+    }
+    const invocation = expandSkillInvocation(prompt, [current], loaded, {
+      substituted: withArguments.substituted,
+    });
     if (!invocation) return { prompt };
-    if (!current.remote) workspace.allowRead(invocation.skill.dir);
+    const model = await skillModel(current, runtime);
+    const onModel = model ? { model } : {};
     // The body typed in as /name obeys the size rule of a load_skill result.
     const { span } = invocation;
     const body = invocation.text.slice(span.start, span.end);
@@ -289,11 +332,12 @@ export async function setUpSkills(
       workspaceRoot: workspace.root,
       id: `skill-${span.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`,
     });
-    if (!fitted) return { prompt: invocation.text, meta: { skills: [span] } };
+    if (!fitted) return { prompt: invocation.text, meta: { skills: [span] }, ...onModel };
     log(`warning: ${fitted.notice}`);
     return {
       prompt: `${fitted.content}${invocation.text.slice(span.end)}`,
       meta: { skills: [{ ...span, end: span.start + fitted.content.length }] },
+      ...onModel,
     };
   };
   const listCommand: SlashCommand = {
@@ -335,7 +379,13 @@ export async function setUpSkills(
     // load_skill only while a skill may be loaded: its schema would cost every request.
     tools: offeredAtStart ? [loadSkill] : [],
     lateTools,
-    extensions: [announcer],
+    extensions: [
+      announcer,
+      skillHooksExtension(
+        () => active.names().flatMap((name) => skills().filter((s) => s.name === name)),
+        runtime,
+      ),
+    ],
     diagnostics: first.remoteDiagnostics,
     promptFilters: [promptFilter],
     promptSections: [catalog.text],

@@ -1,7 +1,14 @@
 import type { LoopExtension } from "../agent/extension.js";
+import type { ToolOutput } from "../core/tool.js";
 import type { SessionHooks } from "../hooks/index.js";
 import { preloadSkills, type Skill } from "../skills/index.js";
-import { createTaskTool, SUBAGENT_PROMPT_SECTION } from "../subagent/index.js";
+import {
+  createSubagentRunner,
+  createTaskTool,
+  SUBAGENT_PROMPT_SECTION,
+  type SubagentJob,
+  type TaskToolDeps,
+} from "../subagent/index.js";
 import type { Tool } from "../tools/tool.js";
 import type { Capability, SessionBasics } from "./capability.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -25,12 +32,12 @@ export function setUpSubagents(
     /** The session's skills as they are now, for `task`'s `skills: [names]`. */
     skills?: () => readonly Skill[];
   },
-): Capability {
+): Capability & { runSubagent: (job: SubagentJob) => Promise<ToolOutput> } {
   const system = buildSystemPrompt(basics.workspace.root, [
     ...options.promptSections,
     SUBAGENT_PROMPT_SECTION,
   ]);
-  const task = createTaskTool({
+  const deps: TaskToolDeps = {
     provider: basics.model,
     tools: options.baseTools,
     workspace: basics.workspace,
@@ -52,6 +59,8 @@ export function setUpSubagents(
           return preload;
         }
       : undefined,
-  });
-  return { name: "subagents", tools: [task] };
+  };
+  const runner = createSubagentRunner(deps);
+  const task = createTaskTool(deps, runner);
+  return { name: "subagents", tools: [task], runSubagent: runner.run };
 }

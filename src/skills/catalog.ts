@@ -76,7 +76,7 @@ export function budgetNote(catalog: Pick<SkillCatalog, "shortened" | "nameOnly">
 export function buildSkillCatalog(skills: readonly Skill[], options: CatalogOptions = {}): SkillCatalog {
   const visible = skills
     .filter((s) => !s.disableModelInvocation && s.paths.length === 0)
-    .map((s) => ({ name: cleanControlCharacters(s.name), description: oneLine(s.description) }))
+    .map((s) => ({ name: cleanControlCharacters(s.name), description: catalogDescription(s) }))
     .sort((a, b) => compareNames(a.name, b.name));
   const listed = visible.map((s) => s.name);
   const empty = { listed, shortened: [], nameOnly: [], overBudget: false };
@@ -163,6 +163,15 @@ function truncate(text: string, cap: number): string {
     .slice(0, cap - 1)
     .join("")
     .trimEnd()}${ELLIPSIS}`;
+}
+
+/**
+ * What the catalog line says of a skill: its description, then Claude Code's `when_to_use`
+ * after it (both shortened together when the budget is tight).
+ */
+export function catalogDescription(skill: Pick<Skill, "description" | "whenToUse">): string {
+  const description = oneLine(skill.description);
+  return skill.whenToUse ? `${description} ${oneLine(skill.whenToUse)}` : description;
 }
 
 /** Multi-line descriptions (block scalars) become one line, without control characters. */

@@ -1,4 +1,6 @@
 export * from "./active-skills.js";
+export * from "./arguments.js";
+export * from "./body-expansion.js";
 export * from "./catalog.js";
 export * from "./discover.js";
 export * from "./invoke.js";

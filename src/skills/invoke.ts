@@ -32,6 +32,8 @@ export function expandSkillInvocation(
   prompt: string,
   skills: readonly Skill[],
   loaded?: LoadedSkills,
+  /** The body already has its arguments (substituted: whether it had placeholders). */
+  prepared?: { substituted: boolean },
 ): SkillInvocation | undefined {
   const match = parseSlashPrompt(prompt);
   if (!match) return undefined;
@@ -39,7 +41,9 @@ export function expandSkillInvocation(
   if (!skill?.userInvocable) return undefined;
   const { args } = match;
   loaded?.add(skill.name);
-  const { text: substitutedBody, substituted } = substituteArguments(skill.body, args, skill.argumentNames);
+  const { text: substitutedBody, substituted } = prepared
+    ? { text: skill.body, substituted: prepared.substituted }
+    : substituteArguments(skill.body, args, skill.argumentNames);
   const request =
     args && !substituted
       ? `The user invoked the skill /${skill.name} with this request:\n${args}`

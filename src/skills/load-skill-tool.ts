@@ -1,5 +1,6 @@
+import type { ToolOutput } from "../core/tool.js";
 import { builtSchema } from "../tools/built-schemas.js";
-import { type ClaudeShape, defineTool, type Tool, type Zod } from "../tools/tool.js";
+import { type ClaudeShape, defineTool, type Tool, type ToolContext, type Zod } from "../tools/tool.js";
 import { formatSkillContent } from "./skill-content.js";
 import { orderBySimilarity } from "./suggest.js";
 import type { Skill } from "./types.js";
@@ -43,6 +44,11 @@ export interface LoadSkillToolDeps {
   read?: (skill: Skill) => Skill;
   /** How many of a skill's other files to list (default 40). */
   maxListedFiles?: number;
+  /**
+   * Runs a `context: fork` skill in a subagent and gives its answer; without it such a skill
+   * loads inline.
+   */
+  fork?: (skill: Skill, ctx: ToolContext) => Promise<ToolOutput>;
 }
 
 export const LOAD_SKILL_TOOL_NAME = "load_skill";
@@ -107,6 +113,8 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<ty
       } else {
         ctx.workspace.allowRead(skill.dir);
       }
+      // A forked skill's body goes to the subagent, never into this conversation.
+      if (delivered.fork && deps.fork) return deps.fork(delivered, ctx);
       deps.loaded.add(skill.name);
       return { content: formatSkillContent(delivered, deps.maxListedFiles), meta: { skill: skill.name } };
     },

@@ -1,5 +1,6 @@
 import { type Dirent, readdirSync } from "node:fs";
 import path from "node:path";
+import { substituteSkillDir } from "./body-expansion.js";
 import type { Skill } from "./types.js";
 
 /** How many of a skill's other files load_skill lists. */
@@ -16,7 +17,8 @@ const SKIPPED = new Set([".git", "node_modules", "__pycache__", ".DS_Store"]);
  * are instead).
  */
 export function formatSkillContent(skill: Skill, maxFiles = DEFAULT_MAX_LISTED_FILES): string {
-  const parts = [`<skill name="${skill.name}">\n${skill.body}\n</skill>`];
+  const body = skill.remote ? skill.body : substituteSkillDir(skill.body, skill.dir);
+  const parts = [`<skill name="${skill.name}">\n${body}\n</skill>`];
   if (skill.remote) {
     const files = skill.remote.describeFiles();
     return files ? [...parts, files].join("\n\n") : parts[0]!;

@@ -26,16 +26,55 @@ export interface SkillFields {
   disallowedTools: string[];
   /** `paths`: globs (from the project root); the skill stays out of the catalog until a tool touches a match. */
   paths: string[];
+  /** `context: fork` (Claude Code): the skill runs in a subagent, its answer is the result. */
+  fork: boolean;
+  /** `agent` (Claude Code): the subagent type a fork runs as (`Explore`, `general-purpose`). */
+  agent?: string;
+  /** `model` (Claude Code): the model a fork, or the turn the user invokes it in, runs on. */
+  model?: string;
+  /** `when_to_use` (Claude Code): joins the description in the catalog line. */
+  whenToUse?: string;
+  /** `hooks` (Claude Code): hooks in the settings' format, in force while the skill is active. */
+  hooks?: Record<string, unknown>;
 }
 
-/** Fields outside the Agent Skills spec that hx reads (validation warns, strict validation rejects). */
-export const HX_EXTENSION_FIELDS = [
+/**
+ * Every frontmatter field hx knows: the spec's, and those of Claude Code, Codex and pi that hx
+ * acts on. A skill using any other field gets one warning at load naming them all.
+ */
+const KNOWN_FIELDS = new Set([
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
   "argument-hint",
   "arguments",
   "disable-model-invocation",
   "disallowed-tools",
   "paths",
   "user-invocable",
+  "context",
+  "agent",
+  "model",
+  "when_to_use",
+  "hooks",
+]);
+
+/** Fields outside the Agent Skills spec that hx reads (validation warns, strict validation rejects). */
+export const HX_EXTENSION_FIELDS = [
+  "agent",
+  "argument-hint",
+  "arguments",
+  "context",
+  "disable-model-invocation",
+  "disallowed-tools",
+  "hooks",
+  "model",
+  "paths",
+  "user-invocable",
+  "when_to_use",
 ];
 
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -51,6 +90,18 @@ export function readSkillFields(frontmatter: Record<string, unknown>, warnings: 
     warnings.push(`argument name '${name}' is not a name (letters, digits, _); ignored`);
     return false;
   });
+  const ignored = Object.keys(frontmatter).filter((key) => !KNOWN_FIELDS.has(key));
+  if (ignored.length > 0)
+    warnings.push(`hx does not act on the field${ignored.length > 1 ? "s" : ""} ${ignored.join(", ")}`);
+  const context = readText(frontmatter, "context", warnings);
+  if (context !== undefined && context !== "fork" && context !== "inline")
+    warnings.push(`'context' must be fork (or inline, the default); '${context}' runs inline`);
+  const hooks = frontmatter.hooks;
+  if (hooks !== undefined && (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)))
+    warnings.push("'hooks' must be a mapping of hook events (as in settings); ignored");
+  const model = readText(frontmatter, "model", warnings);
+  const agent = readText(frontmatter, "agent", warnings);
+  const whenToUse = readText(frontmatter, "when_to_use", warnings);
   return {
     userInvocable,
     argumentHint,
@@ -58,7 +109,26 @@ export function readSkillFields(frontmatter: Record<string, unknown>, warnings: 
     allowedTools: readList(frontmatter, "allowed-tools", warnings, splitRules),
     disallowedTools: readList(frontmatter, "disallowed-tools", warnings, splitRules),
     paths: readList(frontmatter, "paths", warnings, splitPaths),
+    fork: context === "fork",
+    ...(agent ? { agent } : {}),
+    ...(model && model !== "inherit" ? { model } : {}),
+    ...(whenToUse ? { whenToUse } : {}),
+    ...(typeof hooks === "object" && hooks !== null && !Array.isArray(hooks)
+      ? { hooks: hooks as Record<string, unknown> }
+      : {}),
   };
+}
+
+/** A one-line string field, trimmed, without control characters; undefined when absent. */
+function readText(frontmatter: Record<string, unknown>, key: string, warnings: string[]): string | undefined {
+  const value = frontmatter[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") {
+    warnings.push(`'${key}' must be a string; ignored`);
+    return undefined;
+  }
+  const text = cleanControlCharacters(value.trim());
+  return text === "" ? undefined : text;
 }
 
 /** `true`/`false` (any case); absent is the default; anything else warns and is the default. */
@@ -167,5 +237,12 @@ export function unusableNameReason(name: string): string | undefined {
 
 /** The fields of a skill whose frontmatter sets none of them. */
 export function defaultSkillFields(): SkillFields {
-  return { userInvocable: true, argumentNames: [], allowedTools: [], disallowedTools: [], paths: [] };
+  return {
+    userInvocable: true,
+    argumentNames: [],
+    allowedTools: [],
+    disallowedTools: [],
+    paths: [],
+    fork: false,
+  };
 }

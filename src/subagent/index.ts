@@ -1,3 +1,4 @@
 export { SUBAGENT_PROMPT_SECTION } from "./system-prompt.js";
-export { createTaskTool, type TaskToolDeps } from "./task-tool.js";
+export { createSubagentRunner, createTaskTool, type SubagentJob, type TaskToolDeps } from "./task-tool.js";
+export { AGENT_TYPES, type AgentType } from "./tool-selection.js";
 export type { SubagentStartInfo, SubagentStopInfo } from "./types.js";

@@ -1,6 +1,6 @@
 import type { LoopExtension } from "../agent/extension.js";
 import { errorMessage } from "../core/error-message.js";
-import type { AgentResult } from "../core/events.js";
+import type { AgentResult, EventSink } from "../core/events.js";
 import type { SkillSpan, UserMessageMeta } from "../core/messages.js";
 import type { ToolOutput } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
@@ -73,17 +73,93 @@ export const TASK_CLAUDE: ClaudeShape<{ description: string; prompt: string; age
 export const taskParametersWithoutSkills = (z: Zod) =>
   taskParameters(z).omit({ skills: true }) as ReturnType<typeof taskParameters>;
 
+/** One job for a subagent: what `task` is called with, or a `context: fork` skill. */
+export interface SubagentJob {
+  /** The call that started it (Claude Code's `agent_id` for the subagent hooks). */
+  id: string;
+  /** A 3-6 word label (its events are wrapped with it). */
+  description: string;
+  /** The subagent's first message. */
+  prompt: string;
+  meta?: UserMessageMeta;
+  agentType: AgentType;
+  /** Another model than the session's (a skill's `model:`). */
+  provider?: ModelProvider;
+  emit: EventSink;
+  signal: AbortSignal;
+}
+
 /**
- * `task`: hands a self-contained job to a subagent with a fresh context. The subagent works
- * with its own tools and turn limit; only its final text comes back as the tool result.
+ * Runs subagent jobs with the deps' tools, extensions and turn limit: the subagent sees only
+ * the job's prompt (never the parent's history); only its final text comes back. The
+ * SubagentStart and SubagentStop hooks run around each job.
  */
-export function createTaskTool(deps: TaskToolDeps) {
+export function createSubagentRunner(deps: TaskToolDeps): {
+  run(job: SubagentJob): Promise<ToolOutput>;
+  maxTurns: number;
+} {
   const allowed = deps.allowedTools ?? SUBAGENT_TOOL_NAMES;
   const registries = new Map<AgentType, ToolRegistry>(
     AGENT_TYPES.map((type) => [type, new ToolRegistry(selectSubagentTools(deps.tools, allowed, type))]),
   );
   const maxTurns = deps.maxTurns ?? SUBAGENT_MAX_TURNS;
+  const run = async (job: SubagentJob): Promise<ToolOutput> => {
+    let { prompt } = job;
+    const started = await deps
+      .onSubagentStart?.({ id: job.id, description: job.description, agentType: job.agentType })
+      .catch((error) => {
+        job.emit({ type: "notice", level: "warn", text: `SubagentStart failed: ${errorMessage(error)}` });
+        return undefined;
+      });
+    if (started?.context) prompt = `${prompt}\n\n<hook-context>\n${started.context}\n</hook-context>`;
+    const { result, messages } = await runSubagent(
+      {
+        provider: job.provider ?? deps.provider,
+        system: deps.systemPrompt,
+        tools: registries.get(job.agentType)!,
+        workspace: deps.workspace,
+        extensions: deps.extensions,
+        maxTurns,
+        label: job.description,
+        emit: job.emit,
+        signal: job.signal,
+      },
+      prompt,
+      job.meta,
+    );
+    const { stats } = result;
+    job.emit({
+      type: "notice",
+      level: "info",
+      text: `subagent "${job.description}" stats turns=${stats.turns} tool_calls=${stats.toolCalls} blocked=${stats.blocked}`,
+    });
+    if (deps.onSubagentStop) {
+      try {
+        await deps.onSubagentStop({
+          id: job.id,
+          description: job.description,
+          agentType: job.agentType,
+          result,
+        });
+      } catch (error) {
+        job.emit({
+          type: "notice",
+          level: "warn",
+          text: `SubagentStop failed: ${errorMessage(error)}`,
+        });
+      }
+    }
+    return toToolOutput(result, lastAssistantText(messages), maxTurns);
+  };
+  return { run, maxTurns };
+}
 
+/**
+ * `task`: hands a self-contained job to a subagent with a fresh context. The subagent works
+ * with its own tools and turn limit; only its final text comes back as the tool result.
+ */
+export function createTaskTool(deps: TaskToolDeps, runner = createSubagentRunner(deps)) {
+  const { maxTurns } = runner;
   return defineTool({
     name: "task",
     description: `Runs a subagent with a fresh context on a self-contained job (exploring the code to answer a question, a focused change) and returns only its final answer, which keeps your context small. It sees only your prompt: include every detail it needs. It stops after ${maxTurns} turns.`,
@@ -102,46 +178,15 @@ export function createTaskTool(deps: TaskToolDeps) {
         prompt = `${start}${args.prompt}`;
         meta = { skills: preload.spans };
       }
-      const started = await deps
-        .onSubagentStart?.({ id: ctx.callId, description: args.description, agentType })
-        .catch((error) => {
-          ctx.emit({ type: "notice", level: "warn", text: `SubagentStart failed: ${errorMessage(error)}` });
-          return undefined;
-        });
-      if (started?.context) prompt = `${prompt}\n\n<hook-context>\n${started.context}\n</hook-context>`;
-      const { result, messages } = await runSubagent(
-        {
-          provider: deps.provider,
-          system: deps.systemPrompt,
-          tools: registries.get(agentType)!,
-          workspace: deps.workspace,
-          extensions: deps.extensions,
-          maxTurns,
-          label: args.description,
-          emit: ctx.emit,
-          signal: ctx.signal,
-        },
+      return runner.run({
+        id: ctx.callId,
+        description: args.description,
         prompt,
         meta,
-      );
-      const { stats } = result;
-      ctx.emit({
-        type: "notice",
-        level: "info",
-        text: `subagent "${args.description}" stats turns=${stats.turns} tool_calls=${stats.toolCalls} blocked=${stats.blocked}`,
+        agentType,
+        emit: ctx.emit,
+        signal: ctx.signal,
       });
-      if (deps.onSubagentStop) {
-        try {
-          await deps.onSubagentStop({ id: ctx.callId, description: args.description, agentType, result });
-        } catch (error) {
-          ctx.emit({
-            type: "notice",
-            level: "warn",
-            text: `SubagentStop failed: ${errorMessage(error)}`,
-          });
-        }
-      }
-      return toToolOutput(result, lastAssistantText(messages), maxTurns);
     },
   });
 }

@@ -7,7 +7,7 @@ import type { InteractiveSetup } from "./interactive-setup.js";
 import { type PendingContext, runSubmission } from "./interactive-turn.js";
 import { editsChoice } from "./permission-choices.js";
 import { runOutcomeLines, sessionEndLines } from "./run-outcome.js";
-import { createTerminalAsker } from "./terminal-ask.js";
+import { createTerminalAsker, createTerminalNetworkAsker } from "./terminal-ask.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
 import { formatStatsLine } from "./trace-format.js";
@@ -41,7 +41,10 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
         choiceContext: () => (opened ? editsChoice(opened.permissions) : {}),
       })
     : undefined;
-  let session: AgentSession = await setup.openSession({ log, ask });
+  const askNetwork = process.stdin.isTTY
+    ? createTerminalNetworkAsker({ readline: rl, output: process.stderr })
+    : undefined;
+  let session: AgentSession = await setup.openSession({ log, ask, askNetwork });
   opened = session;
   const render = createTerminalRenderer({
     stdout: process.stdout,
@@ -56,7 +59,7 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     prices: setup.prices,
     async newConversation() {
       await session.close();
-      session = await setup.openSession({ log, ask }, { fresh: true });
+      session = await setup.openSession({ log, ask, askNetwork }, { fresh: true });
       opened = session;
     },
     showConversation: (messages) => printConversation(messages),

@@ -1,4 +1,5 @@
 import type { PermissionAsker } from "../permissions/ask.js";
+import type { NetworkAsker } from "../sandbox/network.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { contextWindowFor, type PreparedRun, reportTrust, resolveRun, withProvider } from "./prepare-run.js";
 import { createPriceTable, type PriceTable } from "./prices.js";
@@ -27,6 +28,8 @@ export interface InteractiveSetup {
 export interface SessionIO {
   log: (line: string) => void;
   ask?: PermissionAsker;
+  /** The network allow-list's question (line mode); without it, `ask` asks it as a permission. */
+  askNetwork?: NetworkAsker;
 }
 
 /**

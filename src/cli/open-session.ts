@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import type { PermissionAsker } from "../permissions/index.js";
+import type { NetworkAsker } from "../sandbox/network.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { createSession, type SessionEnvironment } from "../session/create-session.js";
 import type { ResumedSession } from "../transcript/sessions.js";
@@ -11,7 +12,7 @@ import { VERSION } from "./version.js";
 export async function openSession(
   prepared: PreparedRun,
   flags: RunFlags,
-  io: { log: (line: string) => void; ask?: PermissionAsker },
+  io: { log: (line: string) => void; ask?: PermissionAsker; askNetwork?: NetworkAsker },
   extra: Pick<SessionEnvironment, "persist" | "extraCapabilities"> = {},
 ): Promise<AgentSession> {
   const { cwd, config, settings, provider } = prepared;
@@ -27,6 +28,7 @@ export async function openSession(
     permissionMode: config.permissionMode,
     sandboxMode: config.sandboxMode,
     ask: io.ask,
+    askNetwork: io.askNetwork,
     resume,
     log: io.log,
     mcpConfigFiles: flags.mcpConfig,

@@ -1,6 +1,7 @@
 import { createInterface, type Interface } from "node:readline";
 import pc from "picocolors";
 import type { PermissionAsker, PermissionRequest } from "../permissions/ask.js";
+import { formatNetworkQuestion, type NetworkAsker, parseNetworkAnswer } from "../sandbox/network.js";
 import { changeCounts, renderDiff } from "./diff-view.js";
 import { type ChoiceContext, formatLineQuestion, parseLineAnswer } from "./permission-choices.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
@@ -45,6 +46,23 @@ export function createTerminalAsker(options: TerminalAskerOptions = {}): Permiss
     // No answer (Ctrl-C, Ctrl-D): end the question's line so the next output starts clean.
     if (line === undefined) output.write("\n");
     return parseLineAnswer(line, request, context);
+  };
+}
+
+/**
+ * Asks `Allow commands to reach example.com? [o]nce / [s]ession / [a]lways / [n]o` (the network
+ * allow-list's question, while a command waits on the proxy) and reads one line; end of input
+ * or a closed interface is "no".
+ */
+export function createTerminalNetworkAsker(options: TerminalAskerOptions = {}): NetworkAsker {
+  return async (request) => {
+    const output = options.output ?? process.stderr;
+    const question = neutraliseTerminalText(formatNetworkQuestion(request));
+    const line = options.readline
+      ? await questionOn(options.readline, question)
+      : await readOneLine(options.input ?? process.stdin, output, question);
+    if (line === undefined) output.write("\n");
+    return parseNetworkAnswer(line);
   };
 }
 

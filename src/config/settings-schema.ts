@@ -126,8 +126,26 @@ const skills = z.object(
 const sandbox = z.object(
   {
     mode: z.enum(SANDBOX_MODES, { error: expected(`one of ${SANDBOX_MODES.join(", ")}`) }).optional(),
-    /** Let sandboxed commands reach the network. */
-    network: flag().optional(),
+    /** Let sandboxed commands reach the network: all of it, or only listed hosts through hx's proxy. */
+    network: z
+      .union(
+        [
+          flag(),
+          z.object(
+            {
+              allowedDomains: z
+                .array(text("a host name"), { error: expected("a list of host names") })
+                .optional(),
+              deniedDomains: z
+                .array(text("a host name"), { error: expected("a list of host names") })
+                .optional(),
+            },
+            { error: expected("an object with allowedDomains and deniedDomains") },
+          ),
+        ],
+        { error: expected('true, false, or {"allowedDomains": [...], "deniedDomains": [...]}') },
+      )
+      .optional(),
     /** More folders commands may write (absolute, `~/...` or relative to the workspace). */
     writablePaths: z.array(text("a folder path"), { error: expected("a list of folder paths") }).optional(),
     /** Refuse commands when the sandbox cannot start. */

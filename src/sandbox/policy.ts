@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type DomainPolicy, domainPatternProblem, normalizeHost } from "./domains.js";
 import type { SandboxOptions } from "./sandbox.js";
 import { unixSocketGap } from "./seccomp.js";
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "./types.js";
@@ -43,10 +44,12 @@ export function resolveSandboxOptions(input: {
       warnings.push(`sandbox.writablePaths: ${entry} is not an existing folder; skipped.`);
     }
   }
+  const allowList = resolveAllowList(settings.network, warnings);
   return {
     options: {
       mode,
       network: settings.network === true,
+      ...(allowList ? { allowList } : {}),
       required: settings.required === true,
       workspaceRoot: input.workspaceRoot,
       writablePaths,
@@ -56,6 +59,38 @@ export function resolveSandboxOptions(input: {
   };
 }
 
+/**
+ * `sandbox.network` as an allow-list (`{"allowedDomains": [...], "deniedDomains": [...]}`);
+ * undefined for `true`/`false`. A pattern that is not a host is dropped with a warning (a
+ * dropped allowed host is refused, a dropped denied one is still not allowed unless listed).
+ */
+export function resolveAllowList(
+  value: SandboxSettings["network"],
+  warnings: string[],
+): DomainPolicy | undefined {
+  if (value === undefined || typeof value === "boolean") return undefined;
+  if (value === null || typeof value !== "object") {
+    warnings.push('sandbox.network must be true, false or {"allowedDomains": [...]}; the network stays off.');
+    return { allowedDomains: [], deniedDomains: [] };
+  }
+  const list = (key: "allowedDomains" | "deniedDomains"): string[] => {
+    const entries = (value as Record<string, unknown>)[key];
+    if (entries === undefined) return [];
+    if (!Array.isArray(entries)) {
+      warnings.push(`sandbox.network.${key} must be a list of host names; ignored.`);
+      return [];
+    }
+    const out: string[] = [];
+    for (const entry of entries) {
+      const problem = domainPatternProblem(entry);
+      if (problem) warnings.push(`sandbox.network.${key}: ${JSON.stringify(entry)} ${problem}; skipped.`);
+      else out.push(normalizeHost(entry as string));
+    }
+    return out;
+  };
+  return { allowedDomains: list("allowedDomains"), deniedDomains: list("deniedDomains") };
+}
+
 /** One sentence for the bash tool's description: what commands may do in this sandbox. */
 export function sandboxNoteForModel(options: SandboxOptions): string | undefined {
   if (options.mode === "off") return undefined;
@@ -63,10 +98,11 @@ export function sandboxNoteForModel(options: SandboxOptions): string | undefined
     options.mode === "read-only"
       ? "no writes except /tmp"
       : `writes only in the workspace${options.writablePaths.length > 0 ? `, ${options.writablePaths.join(", ")}` : ""} and /tmp (.hx, .claude, .git/config, .git/hooks read-only)`;
+  const sockets = unixSocketGap(options.platform, options.arch) ? "" : ", no Unix sockets";
   const network = options.network
     ? ""
-    : unixSocketGap(options.platform, options.arch)
-      ? "; no network"
-      : "; no network, no Unix sockets";
+    : options.allowList
+      ? `; network only through hx's proxy (HTTP_PROXY is set) to ${options.allowList.allowedDomains.length > 0 ? options.allowList.allowedDomains.join(", ") : "no host yet"}; other hosts are refused or asked${sockets}`
+      : `; no network${sockets}`;
   return `Sandboxed: ${writes}${network}.`;
 }

@@ -5,6 +5,9 @@ import path from "node:path";
 import { isProcessAlive } from "../process/alive.js";
 import { bwrapArgs, type MountPlan } from "./bwrap.js";
 import { ALLOW_USER_NAMESPACES, type BackendProbe, findBackend, probeBackend } from "./detect.js";
+import type { DomainPolicy } from "./domains.js";
+import { BRIDGE_PORT, type NetBridge } from "./net-bridge.js";
+import { createNetworkGate, type NetworkAsker, type NetworkGate } from "./network.js";
 import { Placeholders } from "./placeholders.js";
 import { protectedMounts } from "./protected-mounts.js";
 import { seatbeltArgs } from "./seatbelt.js";
@@ -13,8 +16,17 @@ import type { CommandSandbox, SandboxLaunch, SandboxMode, SandboxRefusal, Sandbo
 
 export interface SandboxOptions {
   mode: SandboxMode;
-  /** Let commands reach the network. */
+  /** Let commands reach all of the network. */
   network: boolean;
+  /**
+   * Without `network`: let commands reach these hosts only, through hx's proxy (Linux). The
+   * sandbox then shares one network namespace per session whose only way out is the proxy.
+   */
+  allowList?: DomainPolicy;
+  /** Asks the user about a host not on the allow-list (interactive sessions); without it, refused. */
+  askNetwork?: NetworkAsker;
+  /** Saves an "always" answer to the settings. */
+  saveAllowedDomain?: (host: string) => Promise<void>;
   /** Refuse commands when the sandbox cannot start. */
   required: boolean;
   /** The workspace (a real path): writable in workspace-write mode. */
@@ -50,6 +62,23 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
   let probed: Promise<BackendProbe> | undefined;
   let result: BackendProbe | undefined;
   let noticeGiven = false;
+  let network = options.network;
+  let allowList = options.network ? undefined : options.allowList;
+  let gate: NetworkGate | undefined;
+  let allowListNoticeGiven = false;
+  let allowListProblem: string | undefined;
+  /** The allow-list's proxy and bridge, for bubblewrap (started on first need). */
+  const networkGate = (backend: { file: string; userNamespace?: boolean }): NetworkGate => {
+    gate ??= createNetworkGate({
+      policy: allowList ?? { allowedDomains: [], deniedDomains: [] },
+      ask: options.askNetwork,
+      saveAllowedDomain: options.saveAllowedDomain,
+      tempRoot,
+      bwrap: backend.file,
+      userNamespace: backend.userNamespace !== false,
+    });
+    return gate;
+  };
   let tmpDir: string | undefined;
   const placeholders = new Placeholders(path.join(tempRoot, "hx-sandbox-placeholders"));
   /** The seccomp filters' files, by whether they refuse Unix sockets. */
@@ -88,12 +117,19 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         required: true,
       };
     const bubblewrap = known.backend === "bubblewrap";
-    const gap = options.network || !bubblewrap ? undefined : unixSocketGap("linux", options.arch);
+    const gap = network || !bubblewrap ? undefined : unixSocketGap("linux", options.arch);
+    const listState = allowList
+      ? (gate?.state() ?? { ...allowList, sessionAllowed: [], sessionDenied: [] })
+      : undefined;
+    const listProblem =
+      allowList && !bubblewrap ? "the network allow-list needs Linux (bubblewrap) for now" : allowListProblem;
     return {
       state: "active",
       mode: wanted,
       backend: known.backend,
-      network: options.network,
+      network,
+      ...(listState ? { allowList: listState } : {}),
+      ...(allowList && listProblem ? { allowListProblem: listProblem } : {}),
       writable: writable(),
       ...(gap ? { unixSocketGap: gap } : {}),
       ...(bubblewrap
@@ -151,6 +187,7 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
     file: string,
     args: readonly string[],
     { cwd, env }: { cwd: string; env: Record<string, string> },
+    bridge?: NetBridge,
   ): SandboxLaunch => {
     const tmp = ensureTmp();
     const caches = wanted === "workspace-write" ? (options.cachePaths ?? []) : [];
@@ -165,7 +202,7 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         readOnly: unique([...mounts.existing, ...mounts.missing.map((entry) => entry.path)]),
         pinned: mounts.pinned,
         tmpDir: tmp,
-        network: options.network,
+        network,
       };
       return {
         file: backend.file,
@@ -185,34 +222,28 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         [home, options.workspaceRoot, cwd, ...tmpFoldersNamedBy([file, ...args])],
         roots,
       ),
-      network: options.network,
+      // In the bridge's namespace already: no namespace of its own, the proxy its only way out.
+      network: network || bridge !== undefined,
       userNamespace: backend.userNamespace !== false,
       cwd,
     };
-    const filter = ensureFilter(!options.network);
-    if (!filter) {
-      return {
-        file: backend.file,
-        args: bwrapArgs(plan, command),
-        env: { ...env, TMPDIR: "/tmp" },
-        sandboxed: true,
-        release: held.release,
-      };
-    }
+    const filter = ensureFilter(!network);
+    const inner = filter ? bwrapArgs({ ...plan, seccompFd: 3 }, command) : bwrapArgs(plan, command);
     // bwrap reads the filter from a file descriptor: sh opens it as fd 3, then becomes bwrap.
+    const launcher = filter
+      ? ["/bin/sh", "-c", 'exec 3<"$1" && shift && exec "$@"', "hx-sandbox", filter, backend.file, ...inner]
+      : [backend.file, ...inner];
+    const [launchFile, ...launchArgs] = bridge
+      ? [bridge.nsenter, ...bridge.enterArgs, "--", ...launcher]
+      : launcher;
+    const mark = bridge ? gate?.refusedCount() : undefined;
     return {
-      file: "/bin/sh",
-      args: [
-        "-c",
-        'exec 3<"$1" && shift && exec "$@"',
-        "hx-sandbox",
-        filter,
-        backend.file,
-        ...bwrapArgs({ ...plan, seccompFd: 3 }, command),
-      ],
-      env: { ...env, TMPDIR: "/tmp" },
+      file: launchFile,
+      args: launchArgs,
+      env: { ...env, TMPDIR: "/tmp", ...(bridge ? proxyEnvironment(bridge.port) : {}) },
       sandboxed: true,
       release: held.release,
+      ...(mark !== undefined ? { refusedHosts: () => gate?.refusedSince(mark) ?? [] } : {}),
     };
   };
 
@@ -242,12 +273,26 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
           notice: `the OS sandbox cannot start (${current.reason}); commands run with the permission check alone. Fix: ${current.fix}; or set "sandbox": {"mode": "off"} in settings to stop this warning.`,
         };
       }
-      const launch = wrap(
-        result as { backend: "bubblewrap" | "seatbelt"; file: string },
-        file,
-        args,
-        launchOptions,
-      );
+      const backend = result as { backend: "bubblewrap" | "seatbelt"; file: string; userNamespace?: boolean };
+      let bridge: NetBridge | undefined;
+      let listNotice: string | undefined;
+      if (allowList && backend.backend === "bubblewrap" && !allowListProblem) {
+        try {
+          bridge = await networkGate(backend).ensure();
+        } catch (error) {
+          // Fails closed: without the bridge, commands have no network at all.
+          allowListProblem = (error as Error).message;
+        }
+      }
+      if (allowList && !bridge && !allowListNoticeGiven) {
+        allowListNoticeGiven = true;
+        const why =
+          allowListProblem ??
+          (backend.backend === "bubblewrap" ? "unknown" : "it needs Linux (bubblewrap) for now");
+        listNotice = `the network allow-list cannot start (${why}); commands run without network. Fix: install what is missing, or set "sandbox": {"network": true} to open the network.`;
+      }
+      const wrapped = wrap(backend, file, args, launchOptions, bridge);
+      const launch = listNotice ? { ...wrapped, notice: listNotice } : wrapped;
       if (current.userNamespaceRefused === undefined || noticeGiven) return launch;
       noticeGiven = true;
       return {
@@ -260,7 +305,21 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
       if (!wanted || !backend?.ok) return undefined;
       return wrap(backend, file, args, launchOptions);
     },
+    setNetwork(next) {
+      network = next === true;
+      allowList = typeof next === "object" ? next : undefined;
+      if (allowList) gate?.setPolicy(allowList);
+    },
+    allowHost(host, allow) {
+      if (!allowList) return;
+      const target =
+        gate ?? (result?.ok && result.backend === "bubblewrap" ? networkGate(result) : undefined);
+      if (!target) return;
+      if (allow) target.allowForSession(host);
+      else target.denyForSession(host);
+    },
     dispose() {
+      gate?.close();
       removeTmp();
       process.off("exit", removeTmp);
     },
@@ -317,6 +376,20 @@ function visibleUnderTmp(candidates: string[], roots: string[]): string[] {
     if (!out.includes(real)) out.push(real);
   }
   return out;
+}
+
+/** What tells commands to use the proxy (most tools read one spelling or the other). */
+function proxyEnvironment(port: number = BRIDGE_PORT): Record<string, string> {
+  const url = `http://127.0.0.1:${port}`;
+  const noProxy = "localhost,127.0.0.1,::1";
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
+  };
 }
 
 function unique(paths: string[]): string[] {

@@ -1,3 +1,5 @@
+import type { AllowListState, DomainPolicy } from "./domains.js";
+
 /** The sandbox modes: `workspace-write` (default), `read-only`, `off`. */
 export type SandboxMode = "workspace-write" | "read-only" | "off";
 
@@ -14,8 +16,11 @@ export function isSandboxMode(value: unknown): value is SandboxMode {
 /** Settings `sandbox: {...}`. */
 export interface SandboxSettings {
   mode?: SandboxMode;
-  /** Let sandboxed commands reach the network (default false). */
-  network?: boolean;
+  /**
+   * Let sandboxed commands reach the network (default false): `true` for all of it, or only
+   * the listed hosts through hx's proxy (`{"allowedDomains": ["*.npmjs.org"], "deniedDomains": []}`).
+   */
+  network?: boolean | { allowedDomains?: string[]; deniedDomains?: string[] };
   /** More folders commands may write to (absolute, or `~/...`). */
   writablePaths?: string[];
   /** Refuse to run commands when the sandbox cannot start, instead of running them unsandboxed. */
@@ -45,6 +50,10 @@ export type SandboxStatus =
       userNamespaceRefused?: string;
       /** bubblewrap: the seccomp filter (no mounts, no new user namespaces, no ptrace) is loaded. */
       seccomp?: boolean;
+      /** Set when the network goes through hx's proxy to the listed hosts only (`network` is then false). */
+      allowList?: AllowListState;
+      /** Set when the allow-list cannot work here: why (commands then have no network). */
+      allowListProblem?: string;
     }
   /** Chosen off (flag or settings). */
   | { state: "off" }
@@ -70,6 +79,8 @@ export interface SandboxLaunch {
   release(): void;
   /** For the user, once per session: why commands run without the sandbox. */
   notice?: string;
+  /** Hosts the network proxy refused while this command ran (allow-list only). */
+  refusedHosts?: () => string[];
 }
 
 /** A launch refused because the sandbox is required and cannot start; `message` is for the model and the user. */
@@ -101,6 +112,13 @@ export interface CommandSandbox {
     args: readonly string[],
     options: { cwd: string; env: Record<string, string> },
   ): SandboxLaunch | undefined;
+  /**
+   * Changes the network for the rest of the session (`/sandbox`): all of it, none, or the
+   * allow-list through the proxy.
+   */
+  setNetwork(network: boolean | DomainPolicy): void;
+  /** Lets commands reach `host` for the rest of the session (or refuses it), allow-list only. */
+  allowHost(host: string, allow: boolean): void;
   /** Removes the session's private temp dir; call once when the session ends. */
   dispose(): void;
 }

@@ -5,6 +5,7 @@ import { errorMessage } from "../core/error-message.js";
 import { DEFAULT_STOP_HOOK_LIMIT } from "../hooks/index.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
+import type { NetworkAsker } from "../sandbox/network.js";
 import type { SandboxMode } from "../sandbox/types.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { Workspace } from "../tools/workspace.js";
@@ -45,6 +46,8 @@ export interface SessionEnvironment {
   sandboxMode?: SandboxMode;
   /** Asks the user about a tool call; undefined when nobody can answer (scripts, CI). */
   ask?: PermissionAsker;
+  /** Asks about a host the network allow-list does not list (line mode); otherwise `ask` does. */
+  askNetwork?: NetworkAsker;
   /** A saved session to continue. */
   resume?: ResumedSession;
   /** False: keep no transcript (throwaway sessions such as `hx skills eval` runs). Default true. */
@@ -116,7 +119,11 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     persist: env.persist,
     toolFor: (name) => registry?.get(name),
   });
-  const shell = await setUpShell(basics, { sandboxMode: env.sandboxMode });
+  const shell = await setUpShell(basics, {
+    sandboxMode: env.sandboxMode,
+    askNetwork: env.askNetwork,
+    ask: env.ask,
+  });
   const tools = setUpBaseTools({ bash: shell.bash });
   const instructions = setUpProjectInstructions(basics, { contextWindow: env.contextWindow });
   const hooks = await setUpHooks(basics, {

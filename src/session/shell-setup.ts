@@ -1,16 +1,22 @@
+import { localSettingsPath } from "../config/settings.js";
+import type { PermissionAsker } from "../permissions/ask.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import {
   type CommandSandbox,
   createSandbox,
+  type DomainPolicy,
   describeSandbox,
+  type NetworkAsker,
   resolveSandboxOptions,
   type SandboxMode,
+  type SandboxOptions,
   sandboxNoteForModel,
 } from "../sandbox/index.js";
 import { childEnvironment, secretValues } from "../secrets/child-env.js";
 import { createSecretRedaction } from "../secrets/redaction-extension.js";
 import type { BashToolOptions } from "../tools/bash.js";
 import type { Capability, SessionBasics } from "./capability.js";
+import { networkAskerFrom, sandboxCommand, saveAllowedDomain } from "./sandbox-command.js";
 
 export interface ShellCapability extends Capability {
   /** How the bash tool runs commands: in the sandbox, with the scrubbed environment. */
@@ -31,13 +37,33 @@ export interface ShellCapability extends Capability {
  */
 export async function setUpShell(
   basics: SessionBasics,
-  options: { /** `--sandbox MODE`, already validated. */ sandboxMode?: SandboxMode },
+  options: {
+    /** `--sandbox MODE`, already validated. */ sandboxMode?: SandboxMode;
+    /** The network allow-list's question (line mode). */
+    askNetwork?: NetworkAsker;
+    /** Asks it as a permission question where there is no `askNetwork` (full screen). */
+    ask?: PermissionAsker;
+  },
 ): Promise<ShellCapability> {
-  const { options: sandboxOptions, warnings } = resolveSandboxOptions({
+  const resolved = resolveSandboxOptions({
     flag: options.sandboxMode,
     settings: basics.settings.sandbox,
     workspaceRoot: basics.workspace.root,
   });
+  const { warnings } = resolved;
+  const settingsList = (): DomainPolicy =>
+    resolved.options.allowList ?? { allowedDomains: [], deniedDomains: [] };
+  const askNetwork = options.askNetwork ?? (options.ask ? networkAskerFrom(options.ask) : undefined);
+  const sandboxOptions: SandboxOptions = {
+    ...resolved.options,
+    // Headless: no question, so hosts not on the list are refused at once.
+    ...(askNetwork ? { askNetwork } : {}),
+    saveAllowedDomain: (host) => {
+      const status = sandbox.status();
+      const list = status.state === "active" && status.allowList ? status.allowList : settingsList();
+      return saveAllowedDomain(localSettingsPath(basics.workspace.root), list, host);
+    },
+  };
   const passthrough = basics.settings.shell?.env?.passthrough ?? [];
   const childEnv = () => childEnvironment(process.env, { passthrough });
   const groups = new ProcessGroups();
@@ -50,6 +76,7 @@ export async function setUpShell(
     groups,
     sandbox,
     extensions: [createSecretRedaction(secretValues(process.env))],
+    commands: [sandboxCommand(sandbox, settingsList)],
     warnings,
     close() {
       groups.killAll();

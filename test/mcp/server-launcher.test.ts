@@ -71,6 +71,8 @@ function probedLater() {
     },
     launchUnchecked: (file, args, { env }) =>
       known.state === "unavailable" ? undefined : wrapped(file, args, env),
+    setNetwork: () => {},
+    allowHost: () => {},
     dispose: () => {},
   };
   const policy = (required = false) =>

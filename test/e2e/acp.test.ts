@@ -7,6 +7,7 @@ import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AcpHarness, agentText, startAcp } from "../support/acp-client.js";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { REPO_ROOT } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
 
 let server: FakeModelServer;
@@ -199,6 +200,49 @@ describe("hx acp", () => {
     const sent = server.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content);
     expect(sent).toEqual(expect.arrayContaining(["first question", "The answer is 42.", "and again?"]));
     expect(harness.invalid).toEqual([]);
+  });
+
+  it("starts the editor's MCP servers through hx's MCP client; an 'always' answer is kept", async () => {
+    const harness = await start();
+    const fixture = path.join(REPO_ROOT, "test/fixtures/mcp/fixture-server.mjs");
+    const created = await harness.connection.agent.request(methods.agent.session.new, {
+      cwd: work,
+      mcpServers: [{ name: "fx", command: process.execPath, args: [fixture], env: [] }],
+    });
+    harness.answer((q) => ({
+      outcome: { outcome: "selected", optionId: q.options.some((o) => o.kind === "allow_always") ? "allow_always" : "allow_once" },
+    }));
+    server.reply().tool("bash", { command: "touch one.txt" });
+    server.reply().tool("bash", { command: "touch one.txt" });
+    server.reply().tool("mcp__fx__echo", { text: "from the editor's server" });
+    server.reply().text("done");
+    expect((await prompt(harness, created.sessionId, "go")).stopReason).toBe("end_turn");
+    // One question for the two identical commands: "always" saved the rule.
+    const bashQuestions = harness.questions.filter((q) => q.toolCall.title?.startsWith("bash"));
+    expect(bashQuestions).toHaveLength(1);
+    expect(bashQuestions[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    const echoed = server.requests.at(-1)!.body.messages.at(-1);
+    expect(echoed).toMatchObject({ role: "tool" });
+    expect(echoed.content).toContain("from the editor's server");
+    expect(harness.invalid).toEqual([]);
+  });
+
+  it("authenticate checks the provider's key; an answer cut at the output limit is max_tokens", async () => {
+    const harness = await start();
+    await expect(
+      harness.connection.agent.request(methods.agent.authenticate, { methodId: "environment-key" }),
+    ).resolves.toBeDefined();
+    const sessionId = await newSession(harness);
+    server.reply().text("cut sho").stop("length");
+    expect((await prompt(harness, sessionId, "long")).stopReason).toBe("max_tokens");
+    await harness.close();
+
+    acp = await startAcp(["--provider", "anthropic"], { HOME: home });
+    await acp.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+    await expect(
+      acp.connection.agent.request(methods.agent.authenticate, { methodId: "environment-key" }),
+    ).rejects.toThrow(/ANTHROPIC_API_KEY/);
+    expect(acp.invalid).toEqual([]);
   });
 
   it("writes nothing but JSON-RPC to stdout", async () => {

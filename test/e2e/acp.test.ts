@@ -210,7 +210,10 @@ describe("hx acp", () => {
       mcpServers: [{ name: "fx", command: process.execPath, args: [fixture], env: [] }],
     });
     harness.answer((q) => ({
-      outcome: { outcome: "selected", optionId: q.options.some((o) => o.kind === "allow_always") ? "allow_always" : "allow_once" },
+      outcome: {
+        outcome: "selected",
+        optionId: q.options.some((o) => o.kind === "allow_always") ? "allow_always" : "allow_once",
+      },
     }));
     server.reply().tool("bash", { command: "touch one.txt" });
     server.reply().tool("bash", { command: "touch one.txt" });
@@ -220,7 +223,11 @@ describe("hx acp", () => {
     // One question for the two identical commands: "always" saved the rule.
     const bashQuestions = harness.questions.filter((q) => q.toolCall.title?.startsWith("bash"));
     expect(bashQuestions).toHaveLength(1);
-    expect(bashQuestions[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    expect(bashQuestions[0]!.options.map((o) => o.kind)).toEqual([
+      "allow_once",
+      "allow_always",
+      "reject_once",
+    ]);
     const echoed = server.requests.at(-1)!.body.messages.at(-1);
     expect(echoed).toMatchObject({ role: "tool" });
     expect(echoed.content).toContain("from the editor's server");
@@ -238,7 +245,10 @@ describe("hx acp", () => {
     await harness.close();
 
     acp = await startAcp(["--provider", "anthropic"], { HOME: home });
-    await acp.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+    await acp.connection.agent.request(methods.agent.initialize, {
+      protocolVersion: 1,
+      clientCapabilities: {},
+    });
     await expect(
       acp.connection.agent.request(methods.agent.authenticate, { methodId: "environment-key" }),
     ).rejects.toThrow(/ANTHROPIC_API_KEY/);

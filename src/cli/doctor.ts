@@ -25,7 +25,8 @@ export interface DoctorReport {
   version: string;
   node: string;
   platform: string;
-  settings: Array<{ path: string; scope: string }>;
+  /** The settings files in effect; a Claude Code file lists the keys hx does not use (`notUsed`). */
+  settings: Array<{ path: string; scope: string; notUsed?: string[] }>;
   /** Whether this folder is trusted (src/trust) and what its untrusted settings did not get. */
   trust: { trusted: boolean; source: string; folder: string; problem?: string; ignored?: string };
   sandbox: SandboxStatus;
@@ -71,7 +72,11 @@ export async function runDoctor(options: {
     version: VERSION,
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
-    settings: loaded.files.map((file) => ({ path: file.path, scope: file.scope })),
+    settings: loaded.files.map((file) => ({
+      path: file.path,
+      scope: file.scope,
+      ...(file.claude?.ignored.length ? { notUsed: file.claude.ignored } : {}),
+    })),
     trust: trustReport(loaded, root),
     sandbox: status,
     ...(inside ? { inside } : {}),
@@ -103,6 +108,10 @@ export function formatReport(report: DoctorReport, root: string): string {
       ? "settings: none"
       : `settings: ${report.settings.map((file) => `${tilde(file.path)} (${file.scope})`).join(", ")}`,
   );
+  for (const file of report.settings) {
+    if (file.notUsed?.length)
+      lines.push(`  ${tilde(file.path)}: not used by hx (Claude Code only): ${file.notUsed.join(", ")}`);
+  }
   const { trust } = report;
   lines.push(
     trust.trusted

@@ -259,6 +259,12 @@ export const settingsSchema = z.object({
   verbose: flag().optional(),
   /** Print the seed's `[HOOK] ...` lines (also on with --verbose). */
   logHooks: flag().optional(),
+  /** Environment variables set for commands and hooks (Claude Code's `env`). */
+  env: z
+    .record(z.string(), text("a string"), {
+      error: expected('an object of names and values such as {"NODE_ENV": "test"}'),
+    })
+    .optional(),
   /** How many times Stop hooks may send the model back to work in one prompt (default 100). */
   maxStopHookContinuations: wholeNumber("a whole number of continuations", 0).optional(),
   permissions: permissions.optional(),

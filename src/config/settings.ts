@@ -3,6 +3,13 @@ import path from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
+import {
+  claudeLocalSettingsPath,
+  claudeProjectSettingsPath,
+  readClaudeSettings,
+  readClaudeUserMcp,
+  userClaudeSettingsPath,
+} from "./claude-settings.js";
 import { foldersFromRootTo } from "./project-root.js";
 import type { HookSettings, Settings } from "./settings-schema.js";
 
@@ -23,6 +30,11 @@ export interface SettingsFile {
   path: string;
   scope: "user" | "project" | "local";
   settings: Settings;
+  /** A Claude Code file (`.claude/settings.json`): only its shared keys apply (see claude-settings.ts). */
+  claude?: {
+    /** Its keys hx does not apply (`statusLine`, `permissions.additionalDirectories`), for `hx doctor`. */
+    ignored: string[];
+  };
 }
 
 export interface LoadedSettings {
@@ -57,23 +69,55 @@ export function localSettingsPath(root: string): string {
  */
 export async function loadSettings(workDir: string): Promise<LoadedSettings> {
   const home = path.resolve(os.homedir());
-  const candidates: Array<Pick<SettingsFile, "path" | "scope">> = [
+  // Claude Code's files come first at each level, so hx's own win over them.
+  type Candidate = Pick<SettingsFile, "path" | "scope"> & { claude?: true };
+  const candidates: Candidate[] = [
+    { path: userClaudeSettingsPath(home), scope: "user", claude: true },
     { path: path.join(userSettingsDir(), "settings.json"), scope: "user" },
   ];
   for (const folder of foldersFromRootTo(workDir)) {
     if (folder === home) continue;
+    candidates.push({ path: claudeProjectSettingsPath(folder), scope: "project", claude: true });
+    candidates.push({ path: claudeLocalSettingsPath(folder), scope: "local", claude: true });
     candidates.push({ path: projectSettingsPath(folder), scope: "project" });
     candidates.push({ path: localSettingsPath(folder), scope: "local" });
   }
   const files: SettingsFile[] = [];
   const diagnostics: Diagnostic[] = [];
+  const claudeMcp = readClaudeUserMcp(MAX_SETTINGS_BYTES, home);
+  if (claudeMcp)
+    files.push({
+      path: claudeMcp.file,
+      scope: "user",
+      settings: claudeMcp.settings,
+      claude: { ignored: [] },
+    });
   for (const candidate of candidates) {
-    const read = await readSettingsFile(candidate.path);
+    const { claude, ...where } = candidate;
+    const read: { settings?: Settings; diagnostics: Diagnostic[]; ignored?: string[] } | undefined = claude
+      ? await readClaudeSettingsFile(where.path)
+      : await readSettingsFile(where.path);
     if (read === undefined) continue;
     diagnostics.push(...read.diagnostics);
-    if (read.settings) files.push({ ...candidate, settings: read.settings });
+    if (!read.settings) continue;
+    files.push({
+      ...where,
+      settings: read.settings,
+      ...(read.ignored ? { claude: { ignored: read.ignored } } : {}),
+    });
   }
   return { merged: mergeSettings(files.map((f) => f.settings)), files, diagnostics };
+}
+
+/** A Claude Code settings file: its shared keys validated as hx settings; the rest listed. */
+async function readClaudeSettingsFile(
+  file: string,
+): Promise<{ settings?: Settings; diagnostics: Diagnostic[]; ignored: string[] } | undefined> {
+  const read = readClaudeSettings(file, MAX_SETTINGS_BYTES);
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "problem") return { diagnostics: [read.diagnostic], ignored: [] };
+  const { validateSettings } = await import("./validate-settings.js");
+  return { ...validateSettings(read.raw, file), ignored: read.ignored };
 }
 
 /**
@@ -113,8 +157,10 @@ export async function readSettingsFile(
 export function mergeSettings(layers: Settings[]): Settings {
   const merged: Settings = {};
   for (const layer of layers) {
-    const { permissions, hooks, skills, sandbox, shell, prices, mcp, ...scalars } = layer;
+    const { permissions, hooks, skills, sandbox, shell, prices, mcp, env, ...scalars } = layer;
     Object.assign(merged, scalars);
+    // Variables add up; a nearer file's value for the same variable wins.
+    if (env) merged.env = { ...merged.env, ...env };
     // Prices add up per model; a nearer file's price for the same model wins.
     if (prices) merged.prices = { ...merged.prices, ...prices };
     if (mcp) merged.mcp = { ...merged.mcp, ...mcp };

@@ -65,7 +65,8 @@ export async function setUpShell(
     },
   };
   const passthrough = basics.settings.shell?.env?.passthrough ?? [];
-  const childEnv = () => childEnvironment(process.env, { passthrough });
+  // settings.env (Claude Code's `env`) is set for every command and hook, as the user wrote it.
+  const childEnv = () => ({ ...childEnvironment(process.env, { passthrough }), ...basics.settings.env });
   const groups = new ProcessGroups();
   const sandbox = createSandbox(sandboxOptions);
   if (basics.verbose) basics.log(describeSandbox(await sandbox.check()));

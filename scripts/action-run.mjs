@@ -59,6 +59,8 @@ for (const [name, flag] of optional) {
 }
 const allowed = listInput("allowed-tools");
 if (allowed.length > 0) args.push("--allowed-tools", ...allowed);
+// The checkout's own settings loosen nothing unless asked for (docs/permissions.md#folder-trust).
+if (input("trust-folder") === "true") args.push("--trust");
 const skills = listInput("skills-folder");
 if (skills.length > 0) args.push("--skills-path", ...skills);
 

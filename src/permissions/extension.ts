@@ -23,6 +23,11 @@ export interface PermissionOptions {
   ask?: PermissionAsker;
   /** Where "always" answers are saved; default `<projectRoot>/.hx/settings.local.json`. */
   localSettingsFile?: string;
+  /**
+   * False in a folder the user has not trusted (src/trust): its `.hx/settings.json` allows
+   * nothing, so a refusal's advice names the user's settings and `hx trust` instead. Default true.
+   */
+  projectSettingsApply?: boolean;
   /** Allow the built-in read-only commands without a rule (default true). */
   readOnlyCommands?: boolean;
   /** The check to use; default one built from the options above. */
@@ -116,7 +121,12 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
         return { block: `Permission denied by a PermissionRequest hook: ${hookAnswer.message ?? label}` };
       if (hookAnswer?.behavior === "allow" && decision.cause === "unruled") return undefined;
 
-      if (!options.ask) return { block: headlessDenial(target, decision, alwaysRules) };
+      if (!options.ask)
+        return {
+          block: headlessDenial(target, decision, alwaysRules, {
+            projectSettingsApply: options.projectSettingsApply ?? true,
+          }),
+        };
 
       void options.hookAnswers?.notify(`hx needs your permission to use ${label}`, "permission_prompt");
 
@@ -182,6 +192,7 @@ export function headlessDenial(
   target: RuleTarget,
   decision: { reason: string; cause: AskCause },
   alwaysRules: readonly string[] = [],
+  context: { projectSettingsApply?: boolean } = {},
 ): string {
   const label = describeCall(target);
   const { reason } = decision;
@@ -201,9 +212,11 @@ export function headlessDenial(
       if (broader && !rules.includes(broader) && alwaysRules.length <= 1) rules.push(broader);
       return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). To allow it, add ${rules
         .map((rule) => JSON.stringify(rule))
-        .join(
-          alwaysRules.length > 1 ? " and " : " or ",
-        )} to permissions.allow in .hx/settings.json, or run with --permission-mode ${mode}.`;
+        .join(alwaysRules.length > 1 ? " and " : " or ")} to permissions.allow in ${
+        context.projectSettingsApply === false
+          ? "~/.hx/settings.json (this folder is not trusted, so its own .hx/settings.json allows nothing until the user runs hx trust)"
+          : ".hx/settings.json"
+      }, or run with --permission-mode ${mode}.`;
     }
   }
 }

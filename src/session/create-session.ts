@@ -159,6 +159,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     hookPermissions: hooks.hooks.permissions,
     hookAnswers: hooks.hooks,
     scopedRules: skills.scopedRules,
+    projectSettingsApply: env.folderTrust ? env.folderTrust.trusted : true,
   });
   permissionMode = () => permissions.mode.mode;
   const todo = setUpTodo(basics);

@@ -32,6 +32,8 @@ export function setUpPermissions(
     hookAnswers?: PermissionOptions["hookAnswers"];
     /** Rules held for a while (active skills' allowed-tools / disallowed-tools), read for each call. */
     scopedRules?: PermissionOptions["scopedRules"];
+    /** False in an untrusted folder: refusals then advise the user's settings or `hx trust`. */
+    projectSettingsApply?: boolean;
   },
 ): PermissionsCapability {
   const { mode, rules, readOnlyCommands, warnings } = permissionsFromSettings(
@@ -57,6 +59,7 @@ export function setUpPermissions(
     projectRoot: basics.workspace.root,
     workspace: basics.workspace,
     ask: options.ask,
+    projectSettingsApply: options.projectSettingsApply,
     hookPermissions: options.hookPermissions,
     hookAnswers: options.hookAnswers,
     scopedRules: options.scopedRules,

@@ -113,6 +113,21 @@ describe("the action's run script", () => {
     expect(JSON.parse(outputs()["structured-output"]!)).toEqual({ ok: true });
   });
 
+  it("the checkout's settings loosen nothing unless trust-folder is true", async () => {
+    mkdirSync(path.join(work, ".hx"), { recursive: true });
+    writeFileSync(
+      path.join(work, ".hx", "settings.json"),
+      JSON.stringify({ permissions: { allow: ["bash(touch from-settings.txt)"] } }),
+    );
+    for (const trust of ["false", "true"]) {
+      server.reply().tool("bash", { command: "touch from-settings.txt" });
+      server.reply().text("done");
+      const run = await runAction({ ...base(), prompt: "go", "trust-folder": trust });
+      expect(run.code, run.stderr).toBe(0);
+      expect(existsSync(path.join(work, "from-settings.txt")), trust).toBe(trust === "true");
+    }
+  });
+
   it("exits with hx's code and still sets the outputs when the run fails", async () => {
     for (let i = 0; i < 2; i++) server.reply().tool("glob", { pattern: "*" });
     const run = await runAction({ ...base(), prompt: "loop", "max-turns": "2" });

@@ -57,6 +57,10 @@ describe("an untrusted cloned repository", () => {
       /^Permission denied: bash\(touch allowed-by-rule\) runs a command and no rule/,
     );
     expect(results[2]).toMatch(/^Permission denied: bash\(touch via-skill\)/);
+    // The advice fits: the folder's own settings would allow nothing.
+    expect(results[0]).toContain(
+      "to permissions.allow in ~/.hx/settings.json (this folder is not trusted, so its own .hx/settings.json allows nothing until the user runs hx trust)",
+    );
     const key = realpathSync(h.work);
     expect(run.stderr).toContain(
       `warning: this folder is not trusted, so hx ignored what its settings would loosen: .hx/settings.json: hooks.SessionStart (1 hook), permissions.allow (1 rule), permissions.defaultMode ("bypassPermissions"), sandbox.mode ("off"), sandbox.network (true). To apply them, trust it with \`hx trust ${key}\` (or --trust for one run).`,

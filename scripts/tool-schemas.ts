@@ -3,6 +3,8 @@
 // result as __HX_TOOL_SCHEMAS__ (src/tools/built-schemas.ts), so a built hx sends the schemas
 // without loading zod. A tool whose `jsonSchema` is `builtSchema(key)` needs its key here.
 import type { ZodType } from "zod";
+import { bashKillParameters } from "../src/background/bash-kill-tool.js";
+import { bashOutputParameters } from "../src/background/bash-output-tool.js";
 import { loadSkillParameters } from "../src/skills/load-skill-tool.js";
 import { taskParameters, taskParametersWithoutSkills } from "../src/subagent/task-tool.js";
 import { taskCreateParameters } from "../src/tasks/task-create-tool.js";
@@ -35,6 +37,8 @@ export const BUILT_IN_PARAMETERS: Record<string, (zod: Zod) => ZodType> = {
   task_update: taskUpdateParameters,
   task_list: taskListParameters,
   task_get: taskGetParameters,
+  bash_output: bashOutputParameters,
+  bash_kill: bashKillParameters,
 };
 
 export function builtInToolSchemas(): Record<string, Record<string, unknown>> {

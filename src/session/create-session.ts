@@ -1,3 +1,4 @@
+import { BackgroundJobs } from "../background/index.js";
 import type { LoadedSettings } from "../config/settings.js";
 import { Conversation } from "../core/conversation.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
@@ -12,6 +13,7 @@ import { Workspace } from "../tools/workspace.js";
 import type { ResumedSession } from "../transcript/index.js";
 import type { FolderTrust } from "../trust/index.js";
 import { AgentSession } from "./agent-session.js";
+import { setUpBackground } from "./background-setup.js";
 import type { Capability, SessionBasics } from "./capability.js";
 import { setUpCheckpoints } from "./checkpoints-setup.js";
 import { setUpContext } from "./context-setup.js";
@@ -124,7 +126,8 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     askNetwork: env.askNetwork,
     ask: env.ask,
   });
-  const tools = setUpBaseTools({ bash: shell.bash });
+  const jobs = new BackgroundJobs();
+  const tools = setUpBaseTools({ bash: { ...shell.bash, background: jobs } });
   const instructions = setUpProjectInstructions(basics, { contextWindow: env.contextWindow });
   const hooks = await setUpHooks(basics, {
     sessionId: transcript.writer.id,
@@ -185,6 +188,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     hooks,
     permissions,
     todo,
+    setUpBackground(basics, jobs),
     taskBoard,
     subagents,
     skills,

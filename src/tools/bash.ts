@@ -1,3 +1,4 @@
+import type { BackgroundJobs } from "../background/jobs.js";
 import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
 import { formatCount } from "../core/format-count.js";
 import { ToolError, type ToolOutput } from "../core/tool.js";
@@ -34,6 +35,10 @@ export const bashParameters = (z: Zod) =>
       .max(MAX_TIMEOUT_SECONDS)
       .optional()
       .describe(`Seconds (default ${DEFAULT_TIMEOUT_SECONDS})`),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe("Start it and return at once with an id (servers, watchers, long builds)"),
   });
 
 export interface BashToolOptions {
@@ -45,22 +50,32 @@ export interface BashToolOptions {
   groups?: ProcessGroups;
   /** One sentence on the sandbox for the model (what it may write, whether there is network). */
   sandboxNote?: string;
+  /** Where `run_in_background` commands go; absent: the parameter is refused. */
+  background?: BackgroundJobs;
 }
 
 /**
  * Bash as Claude Code knows it. Claude Code's `timeout` is in milliseconds, hx's in seconds;
  * Claude's `tool_response` has stdout and stderr apart, hx's output has them interleaved in stdout.
  */
-export const BASH_CLAUDE: ClaudeShape<{ command: string; timeout?: number }> = {
+export const BASH_CLAUDE: ClaudeShape<{ command: string; timeout?: number; run_in_background?: boolean }> = {
   name: "Bash",
-  input: (args) => defined({ command: args.command, timeout: args.timeout && args.timeout * 1000 }),
+  input: (args) =>
+    defined({
+      command: args.command,
+      timeout: args.timeout && args.timeout * 1000,
+      run_in_background: args.run_in_background,
+    }),
   args: (input) => {
     const timeout =
       typeof input.timeout === "number" ? Math.max(1, Math.ceil(input.timeout / 1000)) : undefined;
-    return defined({ command: text(input, "command"), timeout });
+    const background = input.run_in_background === true ? true : undefined;
+    return defined({ command: text(input, "command"), timeout, run_in_background: background });
   },
   response: (_args, output) => ({ stdout: output.content, stderr: "", interrupted: false, isImage: false }),
 };
+/** A background command runs until it ends, `bash_kill` or hx's exit (a day at most). */
+const BACKGROUND_LIMIT_MS = 24 * 60 * 60 * 1000;
 
 /** The bash tool. One per session: it owns the session's running commands. */
 export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<typeof bashParameters>> {
@@ -88,6 +103,35 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
       const launch = await launchFor(options.sandbox, script, ctx.workspace.root, childEnv);
       if ("refused" in launch) throw new ToolError(launch.refused);
       if (launch.notice) ctx.emit({ type: "notice", level: "warn", text: launch.notice });
+      if (args.run_in_background) {
+        if (!options.background) {
+          launch.release();
+          throw new ToolError(
+            "background commands are not available here; run it without run_in_background.",
+          );
+        }
+        const job = options.background.start(args.command, (job, signal) =>
+          runProcess({
+            file: launch.file,
+            args: launch.args,
+            cwd: ctx.workspace.root,
+            env: launch.env,
+            timeoutMs: BACKGROUND_LIMIT_MS,
+            signal,
+            keepChars: 1024,
+            onOutput: (text) => job.write(text),
+            drainMs: DRAIN_MS,
+            groups,
+            sweepEscaped: !launch.sandboxed,
+          }).then((run) => {
+            launch.release();
+            return run.ending;
+          }),
+        );
+        return {
+          content: `Started in the background as ${job.id}. bash_output {"id": "${job.id}"} shows its output; bash_kill stops it. You will be told when it ends.`,
+        };
+      }
 
       const saved = toolResultFile(ctx.workspace.root, ctx.callId);
       const spill = new SpillFile(saved.absolute, MAX_OUTPUT_CHARS, MAX_SAVED_BYTES);

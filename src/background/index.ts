@@ -1,0 +1,6 @@
+// Background work: bash commands started with run_in_background, read with bash_output, ended
+// with bash_kill, announced to the model when they end.
+export { createBashKillTool } from "./bash-kill-tool.js";
+export { createBashOutputTool } from "./bash-output-tool.js";
+export { type BackgroundJob, BackgroundJobs, type JobState } from "./jobs.js";
+export { createBackgroundNotifications, endedNotice } from "./notifications.js";

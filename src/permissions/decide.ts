@@ -412,6 +412,14 @@ function readOnlyInside(
     if (!isInside(resolved, policy.root))
       return { word: text, reason: `${resolved} is outside the workspace` };
   }
+  // A value glued to a short option may name a file it reads (`date -f/etc/shadow`); one
+  // character is a delimiter (`cut -d/`).
+  for (const value of verdict.gluedValues) {
+    if (value.length < 2 && value !== "~") continue;
+    const word = { source: value.replace(/[\\*?[\]{}'"$`]/g, "\\$&"), literal: true, splits: false };
+    const resolved = realPathOf(resolveShellPath(word, command.cwd, home));
+    if (!isInside(resolved, policy.root)) return { word: value, reason: `${resolved} is outside the workspace` };
+  }
   return true;
 }
 
@@ -423,11 +431,12 @@ function readOnlyView(view: CommandView, policy: PermissionPolicy): boolean {
   if (!call || !("pathArguments" in call)) return false;
   if (!call.pathArguments) return true;
   const cwd = view.cwd;
+  const inside = (value: string) =>
+    !value.startsWith("~") && isInside(realPathOf(path.resolve(cwd, value)), policy.root);
+  if (!call.gluedValues.every((value) => (value.length < 2 && value !== "~") || inside(value))) return false;
   return texts.slice(1).every((text) => {
     const value = text.startsWith("-") ? (text.includes("=") ? text.slice(text.indexOf("=") + 1) : "") : text;
-    return (
-      value === "" || (!value.startsWith("~") && isInside(realPathOf(path.resolve(cwd, value)), policy.root))
-    );
+    return value === "" || inside(value);
   });
 }
 

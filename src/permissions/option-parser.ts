@@ -45,6 +45,8 @@ export interface ParsedOption {
   /** The option it means: `--compress-program`, `-n`. */
   name: string;
   value?: string;
+  /** The value is glued to a short option in the same word (`-f/etc/x`). */
+  glued?: true;
 }
 
 export type ParseResult =
@@ -235,7 +237,7 @@ function readShort(
     }
     const rest = word.slice(j + 1);
     if (arity === "optional" || rest !== "") {
-      options.push({ word, name, value: rest === "" ? undefined : rest });
+      options.push(rest === "" ? { word, name } : { word, name, value: rest, glued: true });
       return { options, next: i };
     }
     if (i + 1 >= args.length) return { fail: { ok: false, word, reason: `\`${name}\` needs a value` } };

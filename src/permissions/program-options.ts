@@ -103,5 +103,8 @@ function matches(
     return long.some((option) => option === typed || (abbreviated && option.startsWith(typed)));
   }
   if (!short || !/^-[A-Za-z]/.test(word)) return false;
+  // The program's own options are read one to a word (git's `-c`); a subcommand's clusters
+  // (`-ix`) are split, the whole word searched (a letter in a value only asks more).
+  if (!abbreviated) return word.length === 2 && short.includes(word[1]);
   return [...word.slice(1)].some((letter) => short.includes(letter));
 }

@@ -7,7 +7,7 @@
  * (`git diff --output=f`) or an operand the program writes (`uniq IN OUT`) makes the call
  * not read-only, with that word named. Turned off by `permissions.readOnlyCommands: false`.
  */
-import { parseOptions } from "./option-parser.js";
+import { type ParseResult, parseOptions } from "./option-parser.js";
 import { READ_ONLY_COMMANDS, type ReadOnlySpec } from "./read-only-tables.js";
 
 /** Why a command on the list is not read-only in this call: the word and what it does. */
@@ -16,7 +16,11 @@ export interface NotReadOnly {
   reason: string;
 }
 
-export type ReadOnlyVerdict = { pathArguments: boolean } | { notReadOnly: NotReadOnly };
+/**
+ * A read-only call: whether its arguments are paths the caller keeps inside the workspace,
+ * and the values glued to short options (`-f/etc/x`), which the caller checks as paths too.
+ */
+export type ReadOnlyVerdict = { pathArguments: boolean; gluedValues: string[] } | { notReadOnly: NotReadOnly };
 
 /** The names on the list (for messages and docs). */
 export const READ_ONLY_COMMAND_NAMES: readonly string[] = Object.keys(READ_ONLY_COMMANDS);
@@ -36,36 +40,37 @@ export function readOnlyVerdict(words: readonly string[]): ReadOnlyVerdict | und
   const [name, ...args] = words;
   if (name === undefined || !Object.hasOwn(READ_ONLY_COMMANDS, name)) return undefined;
   const spec = READ_ONLY_COMMANDS[name];
-  if (spec.anyArguments) return { pathArguments: spec.pathArguments };
-  const refused = spec.subcommands
-    ? subcommandRefusal(spec, args, name)
-    : refusal(parseOptions(spec.options, args, name));
-  return refused ? { notReadOnly: refused } : { pathArguments: spec.pathArguments };
+  if (spec.anyArguments) return { pathArguments: spec.pathArguments, gluedValues: [] };
+  const parsed = spec.subcommands ? parseSubcommand(spec, args, name) : [parseOptions(spec.options, args, name)];
+  const refused = parsed.map(refusal).find(Boolean);
+  if (refused) return { notReadOnly: refused };
+  const gluedValues = parsed.flatMap((result) =>
+    result.ok ? result.options.flatMap((option) => (option.glued && option.value ? [option.value] : [])) : [],
+  );
+  return { pathArguments: spec.pathArguments, gluedValues };
 }
 
 /** {@link readOnlyVerdict} when the call is read-only, else undefined. */
-export function readOnlyCall(words: readonly string[]): { pathArguments: boolean } | undefined {
+export function readOnlyCall(
+  words: readonly string[],
+): { pathArguments: boolean; gluedValues: string[] } | undefined {
   const verdict = readOnlyVerdict(words);
   return verdict && "pathArguments" in verdict ? verdict : undefined;
 }
 
-function refusal(result: ReturnType<typeof parseOptions>): NotReadOnly | undefined {
+function refusal(result: ParseResult): NotReadOnly | undefined {
   return result.ok ? undefined : { word: result.word, reason: result.reason };
 }
 
 /** The program's own options (git's), then a read-only subcommand with its own table. */
-function subcommandRefusal(
-  spec: ReadOnlySpec,
-  args: readonly string[],
-  name: string,
-): NotReadOnly | undefined {
+function parseSubcommand(spec: ReadOnlySpec, args: readonly string[], name: string): ParseResult[] {
   const own = parseOptions(spec.options, args, name);
-  if (!own.ok) return refusal(own);
+  if (!own.ok) return [own];
   const [subcommand, ...rest] = own.operands;
   const tables = spec.subcommands ?? {};
-  if (subcommand === undefined)
-    return { word: name, reason: `\`${name}\` without a subcommand is not read-only` };
+  const fail = (word: string, reason: string): ParseResult[] => [{ ok: false, word, reason }];
+  if (subcommand === undefined) return fail(name, `\`${name}\` without a subcommand is not read-only`);
   if (!Object.hasOwn(tables, subcommand))
-    return { word: subcommand, reason: `\`${name} ${subcommand}\` is not a read-only ${name} subcommand` };
-  return refusal(parseOptions(tables[subcommand], rest, `${name} ${subcommand}`));
+    return fail(subcommand, `\`${name} ${subcommand}\` is not a read-only ${name} subcommand`);
+  return [own, parseOptions(tables[subcommand], rest, `${name} ${subcommand}`)];
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { createBashParserLoader } from "../src/permissions/bash-parser.js";
 import { PermissionChecker } from "../src/permissions/checker.js";
 import { MAX_ALLOW_RULES, parseRules } from "../src/permissions/rules.js";
+import { readOnlyVerdict } from "../src/permissions/read-only-commands.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { median } from "./measure.js";
 import type { BenchRow } from "./types.js";
@@ -70,6 +71,32 @@ export async function run(): Promise<BenchRow[]> {
       ok: perLine <= 2,
     },
   ];
+
+  // The option tables: reading one call's options (the largest table is git log's).
+  const calls = [
+    "git log --oneline --graph --decorate --all -n 20 --since=2.weeks --author=me -- src",
+    "git diff --stat --cached --name-only -U5 HEAD~1",
+    "sort -S 1 --compress-prog=sh a.txt",
+    "grep -rn --include=*.ts -A3 -B 2 -i foo src",
+    "find . -maxdepth 3 -type f -name '*.ts' -not -path './node_modules/*' -print",
+    "ls -lah --color=never src",
+  ].map((line) => line.split(" "));
+  const optionSamples: number[] = [];
+  for (let round = 0; round < 200; round += 1) {
+    for (const words of calls) {
+      const start = performance.now();
+      readOnlyVerdict(words);
+      optionSamples.push(performance.now() - start);
+    }
+  }
+  const perCall = median(optionSamples);
+  rows.push({
+    area: "permissions",
+    metric: `read-only option check per command (option tables; median of ${calls.length} calls × 200)`,
+    value: `${perCall.toFixed(4)} ms`,
+    target: "≤ 0.2 ms",
+    ok: perCall <= 0.2,
+  });
 
   // 100,000 allow rules (the cap): building the index and deciding stay cheap.
   const many = Array.from({ length: MAX_ALLOW_RULES }, (_, i) => `bash(tool${i % 5000} sub${i} *)`);

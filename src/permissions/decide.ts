@@ -418,7 +418,8 @@ function readOnlyInside(
     if (value.length < 2 && value !== "~") continue;
     const word = { source: value.replace(/[\\*?[\]{}'"$`]/g, "\\$&"), literal: true, splits: false };
     const resolved = realPathOf(resolveShellPath(word, command.cwd, home));
-    if (!isInside(resolved, policy.root)) return { word: value, reason: `${resolved} is outside the workspace` };
+    if (!isInside(resolved, policy.root))
+      return { word: value, reason: `${resolved} is outside the workspace` };
   }
   return true;
 }

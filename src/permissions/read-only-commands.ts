@@ -20,7 +20,9 @@ export interface NotReadOnly {
  * A read-only call: whether its arguments are paths the caller keeps inside the workspace,
  * and the values glued to short options (`-f/etc/x`), which the caller checks as paths too.
  */
-export type ReadOnlyVerdict = { pathArguments: boolean; gluedValues: string[] } | { notReadOnly: NotReadOnly };
+export type ReadOnlyVerdict =
+  | { pathArguments: boolean; gluedValues: string[] }
+  | { notReadOnly: NotReadOnly };
 
 /** The names on the list (for messages and docs). */
 export const READ_ONLY_COMMAND_NAMES: readonly string[] = Object.keys(READ_ONLY_COMMANDS);
@@ -41,7 +43,9 @@ export function readOnlyVerdict(words: readonly string[]): ReadOnlyVerdict | und
   if (name === undefined || !Object.hasOwn(READ_ONLY_COMMANDS, name)) return undefined;
   const spec = READ_ONLY_COMMANDS[name];
   if (spec.anyArguments) return { pathArguments: spec.pathArguments, gluedValues: [] };
-  const parsed = spec.subcommands ? parseSubcommand(spec, args, name) : [parseOptions(spec.options, args, name)];
+  const parsed = spec.subcommands
+    ? parseSubcommand(spec, args, name)
+    : [parseOptions(spec.options, args, name)];
   const refused = parsed.map(refusal).find(Boolean);
   if (refused) return { notReadOnly: refused };
   const gluedValues = parsed.flatMap((result) =>

@@ -8,6 +8,7 @@ interface CheckOptions {
   mode?: string;
   cwd?: string;
   batch?: boolean;
+  trust?: boolean;
 }
 
 /**
@@ -30,6 +31,7 @@ export function registerPermissionsCommand(program: Command): Command {
     .option("--mode <mode>", "permission mode to decide in (default: from settings, else default)")
     .option("-C, --cwd <dir>", "the workspace (default: the current folder)")
     .option("--batch", "read commands from stdin, one JSON string per line; print one JSON result per line")
+    .option("--trust", "decide as a run with --trust would: the folder's project settings apply whole")
     .addHelpText(
       "after",
       [
@@ -82,7 +84,7 @@ async function runPermissionsCheck(call: string[], options: CheckOptions): Promi
   }
   // Settings a run could not read stop the check the same way (exit 2).
   // As a run in this folder would see them: an untrusted folder's settings only restrict.
-  const loaded = await loadTrustedSettings(root);
+  const loaded = await loadTrustedSettings(root, { trustFlag: options.trust === true });
   const warn = (line: string) => process.stderr.write(`${line}\n`);
   prepare.reportSettingsProblems(loaded.diagnostics, root, warn);
   prepare.reportTrust(loaded, root, warn);

@@ -36,9 +36,12 @@ export interface Decision {
   reason?: string;
 }
 
-/** `hx permissions check --json` on one command, or `--batch` on several (one process). */
+/**
+ * `hx permissions check --json --trust` on one command, or `--batch` on several (one
+ * process): the cases' settings are the user's own, as in the agent runs (`--trust`).
+ */
 export function check(work: string, mode: string, commands: string[], batch: boolean): Promise<Decision[]> {
-  const args = batch ? ["--batch"] : ["--", ...commands];
+  const args = ["--trust", ...(batch ? ["--batch"] : ["--", ...commands])];
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,

@@ -1,11 +1,10 @@
-import type { Conversation } from "../core/conversation.js";
 import { errorMessage } from "../core/error-message.js";
 import type { ToolCall, ToolResultMessage } from "../core/messages.js";
 import type { ToolOutput } from "../core/tool.js";
 import type { PreparedCall, ToolRegistry } from "../tools/registry.js";
 import type { LoopState } from "./extension.js";
 import { checkCall, safely } from "./extension-calls.js";
-import { type AgentLoopConfig, newLoopState } from "./loop-config.js";
+import type { AgentLoopConfig } from "./loop-config.js";
 
 /*
  * Running the tool calls of one turn: each is checked (arguments, then every extension's
@@ -88,19 +87,23 @@ export async function runToolCalls(
 }
 
 /**
- * One tool call outside a run (a call the user makes): prepared, checked by every extension
- * (a refusal becomes its result), run, then passed through `afterToolCall`, exactly as the
- * loop's own calls. The conversation is read, not changed.
+ * A call the user makes themselves (`!cmd`): prepared and run as it is, with no extension
+ * consulted — no permission question, rule or hook stands between the user and their own
+ * command; whatever the tool itself holds (the bash tool's OS sandbox) still applies. Its
+ * `tool_call` and progress events go to `config.emit`; the conversation is not changed.
  */
-export async function runToolCall(
-  config: AgentLoopConfig,
-  conversation: Conversation,
-  call: ToolCall,
-): Promise<CallResult> {
-  // A single call has nothing after it to stop.
-  const state = newLoopState(config, conversation, () => {});
-  const [result] = await runToolCalls(config, state, [call], () => undefined);
-  return result;
+export async function runUserCall(config: AgentLoopConfig, call: ToolCall): Promise<CallResult> {
+  const prepared = await config.tools.prepare(call);
+  config.emit({ type: "tool_call", call, args: prepared.ok ? prepared.args : undefined });
+  if (!prepared.ok)
+    return { message: toolMessage(call, { content: prepared.error, isError: true }), blocked: false };
+  const output = await config.tools.run(prepared, {
+    workspace: config.workspace,
+    signal: config.signal ?? new AbortController().signal,
+    callId: call.id,
+    emit: config.emit,
+  });
+  return { message: toolMessage(call, output), blocked: false };
 }
 
 /** Checks one call: its arguments, then every extension's verdict (a block is a result). */

@@ -191,7 +191,7 @@ function helpText(host: InteractiveHost, commands: () => SlashCommand[]): string
       "/<skill> [args]",
       skills.length ? `invoke a skill (${skills.length}: see /skills)` : "invoke a skill (none found)",
     ],
-    ["!<command>", "run a shell command (same permission check as the model's)"],
+    ["!<command>", "run your own shell command (no question asked; in the OS sandbox)"],
     ["@<path>", "attach a file to the prompt"],
     ...host.keys,
   ];

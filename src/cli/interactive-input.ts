@@ -3,7 +3,7 @@ export type InteractiveInput =
   | { kind: "empty" }
   /** `/name args`: a command or a skill (the dispatcher tells them apart). */
   | { kind: "command"; name: string; args: string }
-  /** `!cmd`: a shell command, run through the permission check. */
+  /** `!cmd`: the user's own shell command (no permission question; in the OS sandbox). */
   | { kind: "shell"; command: string }
   | { kind: "prompt"; text: string };
 

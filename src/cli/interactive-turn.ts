@@ -42,15 +42,13 @@ export async function runSubmission(
     }
     case "shell": {
       const result = await runShellEscape(host.session(), input.command, io);
-      if (!result.blocked) {
-        const output =
-          result.output.length > MAX_SHELL_CONTEXT_CHARS
-            ? `${result.output.slice(0, MAX_SHELL_CONTEXT_CHARS)}\n…(cut)`
-            : result.output;
-        pending.shell.push(
-          `<user-shell-command command=${JSON.stringify(input.command)}>\n${output}\n</user-shell-command>`,
-        );
-      }
+      const output =
+        result.output.length > MAX_SHELL_CONTEXT_CHARS
+          ? `${result.output.slice(0, MAX_SHELL_CONTEXT_CHARS)}\n…(cut)`
+          : result.output;
+      pending.shell.push(
+        `<user-shell-command command=${JSON.stringify(input.command)}>\n${output}\n</user-shell-command>`,
+      );
       return undefined;
     }
     case "prompt":

@@ -1,22 +1,20 @@
 import type { EventSink } from "../core/events.js";
 import type { AgentSession } from "../session/agent-session.js";
 
-/** The tool `!cmd` runs: the same one the model calls, so the same rules and hooks apply. */
+/** The tool `!cmd` runs: the shell tool the model calls, so the same OS sandbox holds it. */
 const SHELL_TOOL = "bash";
 
 export interface ShellEscapeResult {
-  /** What the command printed (or why it did not run). */
+  /** What the command printed (or why it could not start). */
   output: string;
-  /** Refused by the permission check or a hook. */
-  blocked: boolean;
   isError: boolean;
 }
 
 /**
- * `!cmd` at the interactive prompt: runs `cmd` as a call of the shell tool through the
- * session, so every check comes first (permission rules, the mode, the block list, PreToolUse
- * hooks) — it is allowed, asked or refused exactly as the model's call would be — and the
- * screen shows it as it shows the model's calls.
+ * `!cmd` at the interactive prompt: the user's own command. It runs as a call of the shell
+ * tool without a permission question, rule or hook — the user typed it — but inside the OS
+ * sandbox the tool holds (unless the user turned the sandbox off); the screen shows it as it
+ * shows the model's calls, its output live.
  */
 export async function runShellEscape(
   session: AgentSession,
@@ -28,6 +26,6 @@ export async function runShellEscape(
     name: SHELL_TOOL,
     arguments: JSON.stringify({ command }),
   };
-  const { message, blocked } = await session.runToolCall(call, options);
-  return { output: message.content, blocked, isError: message.isError === true };
+  const message = await session.runUserCall(call, options);
+  return { output: message.content, isError: message.isError === true };
 }

@@ -1,7 +1,7 @@
 import type { LoopExtension } from "../agent/extension.js";
 import { runAgentLoop } from "../agent/loop.js";
 import type { AgentLoopConfig } from "../agent/loop-config.js";
-import { runToolCall } from "../agent/tool-calls.js";
+import { runUserCall } from "../agent/tool-calls.js";
 import type { Conversation } from "../core/conversation.js";
 import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
 import {
@@ -168,17 +168,14 @@ export class AgentSession {
   }
 
   /**
-   * A tool call the user makes (`!cmd` at the prompt runs the shell tool): checked by every
-   * extension — rules, the mode, hooks — and run exactly as a model's call would be. Its events
-   * go to `options.emit`; the conversation is not changed.
+   * A tool call the user makes themselves (`!cmd` at the prompt runs the shell tool): run as it
+   * is, without the permission check or hooks (it is the user's own command); the tool's OS
+   * sandbox still holds. Its events go to `options.emit`; the conversation is not changed.
    */
-  async runToolCall(
-    call: ToolCall,
-    options: RunOptions,
-  ): Promise<{ message: ToolResultMessage; blocked: boolean }> {
-    const result = await runToolCall(this.loopConfig(options.emit, options.signal), this.conversation, call);
-    options.emit({ type: "tool_result", call, result: result.message, blocked: result.blocked });
-    return result;
+  async runUserCall(call: ToolCall, options: RunOptions): Promise<ToolResultMessage> {
+    const { message } = await runUserCall(this.loopConfig(options.emit, options.signal), call);
+    options.emit({ type: "tool_result", call, result: message, blocked: false });
+    return message;
   }
 
   private loopConfig(emit: EventSink, signal: AbortSignal | undefined): AgentLoopConfig {

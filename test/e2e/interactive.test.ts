@@ -153,12 +153,17 @@ describe("entry points and line-mode commands", () => {
     );
   });
 
-  it("!cmd is refused without a terminal to ask, like the model's call (fail closed)", async () => {
-    const run = await runHx(args(), { env, input: "!touch made-by-shell\n" });
+  it("!cmd is the user's own command: it runs without a question, piped too, and its output goes with the next prompt", async () => {
+    server.reply().text("saw it");
+    const run = await runHx(args(), {
+      env,
+      input: "!touch made-by-shell && echo shell-ran\nwhat happened?\n",
+    });
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/Permission denied/);
-    expect(existsSync(path.join(work, "made-by-shell"))).toBe(false);
-    expect(server.requests).toHaveLength(0);
+    expect(run.stderr).not.toMatch(/Permission denied/);
+    expect(existsSync(path.join(work, "made-by-shell"))).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0].body.messages.at(-1).content).toMatch(/^what happened\?[\s\S]*shell-ran/);
   });
 
   it("/init asks the model to draft an AGENTS.md from the repository", async () => {

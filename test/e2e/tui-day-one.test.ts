@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp-dir.js";
 import { type Screen, startScreen, TMUX_AVAILABLE } from "../support/tmux-screen.js";
 import { KEYS, messagesOf, useHarness } from "./harness-support.js";
 
@@ -192,5 +193,28 @@ describe.skipIf(!TMUX_AVAILABLE)("live output in the full screen", () => {
     expect(shown).not.toContain('command="echo step-1"');
     s.keys("C-o");
     await s.waitFor('command="echo step-1"');
+  });
+});
+
+describe.skipIf(!TMUX_AVAILABLE)("!cmd in the full screen", () => {
+  it("is the user's own command: no question in default mode, its output shown and sent with the next prompt, still in the sandbox", async () => {
+    const outside = tempDir("hx-outside-");
+    h.server.reply().text("noted");
+    const s = open();
+    const status = await opened(s);
+    send(s, "!touch made-by-me && echo user-ran-it");
+    await s.waitFor(/⎿ .*user-ran-it/);
+    expect(s.capture().join("\n")).not.toContain("Allow bash");
+    expect(existsSync(path.join(h.work, "made-by-me"))).toBe(true);
+    if (/sandboxed/.test(status)) {
+      // The OS sandbox still holds: a write outside the workspace fails.
+      send(s, `!touch ${outside}/escaped`);
+      await s.waitFor(/Read-only file system|Permission denied|cannot touch/);
+      expect(existsSync(path.join(outside, "escaped"))).toBe(false);
+    }
+    send(s, "what did I run?");
+    await s.waitFor("noted");
+    expect(h.server.requests).toHaveLength(1);
+    expect(messagesOf(h.server.requests[0]).at(-1).content).toMatch(/^what did I run\?[\s\S]*user-ran-it/);
   });
 });

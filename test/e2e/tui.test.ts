@@ -291,7 +291,7 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     expect(shown).toContain("model says red and done");
   });
 
-  it("!cmd runs through the permission check and its output goes with the next prompt; Ctrl-R finds old prompts", async () => {
+  it("!cmd output goes with the next prompt; Ctrl-R finds old prompts", async () => {
     server.reply().text("saw the listing");
     const s = open({ extra: ["--permission-mode", "bypassPermissions"] });
     await s.waitFor(prompt);

@@ -1,10 +1,11 @@
+import type { Conversation } from "../core/conversation.js";
 import { errorMessage } from "../core/error-message.js";
 import type { ToolCall, ToolResultMessage } from "../core/messages.js";
 import type { ToolOutput } from "../core/tool.js";
 import type { PreparedCall, ToolRegistry } from "../tools/registry.js";
 import type { LoopState } from "./extension.js";
 import { checkCall, safely } from "./extension-calls.js";
-import type { AgentLoopConfig } from "./loop-config.js";
+import { type AgentLoopConfig, newLoopState } from "./loop-config.js";
 
 /*
  * Running the tool calls of one turn: each is checked (arguments, then every extension's
@@ -84,6 +85,22 @@ export async function runToolCalls(
     results.push({ message: toolMessage(entry.call, final), blocked: false });
   }
   return results;
+}
+
+/**
+ * One tool call outside a run (a command a skill's body runs): prepared, checked by every
+ * extension (a refusal becomes its result), run, then passed through `afterToolCall`, exactly
+ * as the loop's own calls. The conversation is read, not changed.
+ */
+export async function runToolCall(
+  config: AgentLoopConfig,
+  conversation: Conversation,
+  call: ToolCall,
+): Promise<CallResult> {
+  // A single call has nothing after it to stop.
+  const state = newLoopState(config, conversation, () => {});
+  const [result] = await runToolCalls(config, state, [call], () => undefined);
+  return result;
 }
 
 /**

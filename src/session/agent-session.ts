@@ -1,7 +1,7 @@
 import type { LoopExtension } from "../agent/extension.js";
 import { runAgentLoop } from "../agent/loop.js";
 import type { AgentLoopConfig } from "../agent/loop-config.js";
-import { runUserCall } from "../agent/tool-calls.js";
+import { runToolCall, runUserCall } from "../agent/tool-calls.js";
 import type { Conversation } from "../core/conversation.js";
 import type { AgentEvent, AgentResult, EventSink } from "../core/events.js";
 import {
@@ -165,6 +165,20 @@ export class AgentSession {
     const result = await runAgentLoop(model ? { ...config, provider: model } : config, this.conversation);
     this.totals = addStats(this.totals, result.stats);
     return { ...result, subagentStats };
+  }
+
+  /**
+   * A tool call made for the user outside a run (a skill's `!command`): checked by every
+   * extension — rules, the mode, hooks — and run exactly as a model's call would be. Its events
+   * go to `options.emit`; the conversation is not changed.
+   */
+  async runToolCall(
+    call: ToolCall,
+    options: RunOptions,
+  ): Promise<{ message: ToolResultMessage; blocked: boolean }> {
+    const result = await runToolCall(this.loopConfig(options.emit, options.signal), this.conversation, call);
+    options.emit({ type: "tool_result", call, result: result.message, blocked: result.blocked });
+    return result;
   }
 
   /**

@@ -11,8 +11,18 @@ const MAX_SYMLINK_HOPS = 40;
  * included (dangling ones too), and must stay inside the root (or inside an extra read-only
  * root, such as the folder of a skill the model has loaded).
  */
+/**
+ * Where file tools write instead of the disk: an editor over ACP (`fs/write_text_file`), so
+ * edits land in its buffers. Paths are absolute and already checked against the workspace.
+ */
+export interface FileEditor {
+  writeTextFile(absolute: string, text: string): Promise<void>;
+}
+
 export class Workspace {
   readonly root: string;
+  /** Set by a front end whose editor takes the writes (see FileEditor); undefined: the disk. */
+  editor: FileEditor | undefined;
   private readonly readRoots = new Set<string>();
   private readonly hiddenFromReads: Array<(absolute: string) => boolean> = [];
 

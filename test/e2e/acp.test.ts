@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: tests read arbitrary frame fields.
 // `hx acp` end to end: the built binary driven by the ACP SDK's client, against the fake model
 // server. Every frame hx writes is checked against the SDK's zod schemas (test/support/acp-client.ts).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -29,11 +29,14 @@ afterEach(async () => {
 const args = () => ["--provider", "openai", "--base-url", `${server.url}/v1`, "--model", "test-model"];
 const env = () => ({ OPENAI_API_KEY: "sk-test", HOME: home });
 
-async function start(extra: string[] = []): Promise<AcpHarness> {
+async function start(
+  extra: string[] = [],
+  clientCapabilities: Record<string, unknown> = {},
+): Promise<AcpHarness> {
   acp = await startAcp([...args(), ...extra], env());
   const init = await acp.connection.agent.request(methods.agent.initialize, {
     protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: {},
+    clientCapabilities,
   });
   expect(init.protocolVersion).toBe(1);
   return acp;
@@ -253,6 +256,28 @@ describe("hx acp", () => {
       acp.connection.agent.request(methods.agent.authenticate, { methodId: "environment-key" }),
     ).rejects.toThrow(/ANTHROPIC_API_KEY/);
     expect(acp.invalid).toEqual([]);
+  });
+
+  it("writes files through the editor when it offers fs/write_text_file", async () => {
+    const harness = await start([], { fs: { readTextFile: false, writeTextFile: true } });
+    const sessionId = await newSession(harness);
+    await harness.connection.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "acceptEdits",
+    });
+    writeFileSync(path.join(work, "old.txt"), "one\ntwo\n");
+    server.reply().tool("write_file", { path: "sub/new.txt", content: "fresh" });
+    server.reply().tool("edit_file", { path: "old.txt", old_text: "two", new_text: "2" });
+    server.reply().text("edited");
+    expect((await prompt(harness, sessionId, "edit")).stopReason).toBe("end_turn");
+    expect(harness.editorWrites).toEqual([
+      { path: path.join(work, "sub", "new.txt"), content: "fresh" },
+      { path: path.join(work, "old.txt"), content: "one\n2\n" },
+    ]);
+    // The editor owns the writes: hx did not touch the disk itself.
+    expect(existsSync(path.join(work, "sub", "new.txt"))).toBe(false);
+    expect(readFileSync(path.join(work, "old.txt"), "utf8")).toBe("one\ntwo\n");
+    expect(harness.invalid).toEqual([]);
   });
 
   it("writes nothing but JSON-RPC to stdout", async () => {

@@ -33,6 +33,7 @@ const RESPONSE_SCHEMA: Record<string, string> = {
 const AGENT_MESSAGE_SCHEMA: Record<string, string> = {
   "session/update": "zSessionNotification",
   "session/request_permission": "zRequestPermissionRequest",
+  "fs/write_text_file": "zWriteTextFileRequest",
 };
 
 export interface AcpHarness {
@@ -47,6 +48,8 @@ export interface AcpHarness {
   /** Every frame hx wrote, parsed. */
   frames: unknown[];
   stderr: () => string;
+  /** `fs/write_text_file` requests hx sent (an editor that offers `fs.writeTextFile`); not written to disk. */
+  editorWrites: Array<{ path: string; content: string }>;
   /** Answers the next permission questions (default: reject). */
   answer: (pick: (q: RequestPermissionRequest) => RequestPermissionResponse) => void;
   close: () => Promise<void>;
@@ -123,6 +126,7 @@ export async function startAcp(args: string[], env: Record<string, string | unde
     },
   });
 
+  const editorWrites: Array<{ path: string; content: string }> = [];
   const updates: SessionNotification[] = [];
   const questions: RequestPermissionRequest[] = [];
   let pick: (q: RequestPermissionRequest) => RequestPermissionResponse = () => ({
@@ -135,6 +139,10 @@ export async function startAcp(args: string[], env: Record<string, string | unde
     .onRequest(methods.client.session.requestPermission, ({ params }) => {
       questions.push(params);
       return pick(params);
+    })
+    .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+      editorWrites.push({ path: params.path, content: params.content });
+      return {};
     });
   const stream = ndJsonStream(toHx, Readable.toWeb(fromHx) as unknown as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);
@@ -144,6 +152,7 @@ export async function startAcp(args: string[], env: Record<string, string | unde
     child,
     updates,
     questions,
+    editorWrites,
     invalid,
     frames,
     stderr: () => stderr,

@@ -21,6 +21,7 @@ import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "../..
 import { PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "../../permissions/modes.js";
 import { ProviderError } from "../../providers/provider.js";
 import type { AgentSession } from "../../session/agent-session.js";
+import type { FileEditor } from "../../tools/workspace.js";
 import type { RunFlags } from "../run-config.js";
 import { VERSION } from "../version.js";
 import { availableCommands, EventMapper, replayUpdates, stopReason } from "./acp-updates.js";
@@ -49,6 +50,8 @@ const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> 
 export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: string) => void): Promise<void> {
   const sessions = new Map<string, AcpSession>();
   let connection: AgentConnection | undefined;
+  /** What the editor offered at `initialize`. */
+  let editorWrites = false;
   const notify = async (sessionId: string, update: SessionUpdate) => {
     await connection?.client.notify(methods.client.session.update, { sessionId, update });
   };
@@ -103,6 +106,19 @@ export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: stri
       return "no";
     };
 
+  /** File tools write through the editor (`fs/write_text_file`): edits land in its buffers. */
+  const editorFor = (record: () => AcpSession | undefined): FileEditor => ({
+    async writeTextFile(absolute, text) {
+      const current = record();
+      if (!connection || !current) throw new Error("the editor is gone");
+      await connection.client.request(methods.client.fs.writeTextFile, {
+        sessionId: current.id,
+        path: absolute,
+        content: text,
+      });
+    },
+  });
+
   /** Opens an hx session in `cwd` (continuing `resume`), with the client's MCP servers. */
   const open = async (cwd: string, mcpServers: McpServer[], resume?: string): Promise<AcpSession> => {
     const mcpFolder = mcpServers.length > 0 ? writeMcpConfig(mcpServers) : undefined;
@@ -121,6 +137,7 @@ export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: stri
       const prepared = await prepareRun(sessionFlags);
       const session = await openSession(prepared, sessionFlags, { log, ask: askerFor(() => record) });
       record = { id: session.transcript.id, session, mcpFolder };
+      if (editorWrites) session.workspace.editor = editorFor(() => record);
       return record;
     } catch (error) {
       if (mcpFolder) rmSync(mcpFolder, { recursive: true, force: true });
@@ -147,23 +164,26 @@ export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: stri
   };
 
   const app = agent({ name: "hx" })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-      },
-      authMethods: [
-        {
-          id: "environment-key",
-          name: "API key in the environment",
-          description:
-            "Set DEEPSEEK_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY (and HX_PROVIDER) in the agent's environment, or use a local server with HX_BASE_URL.",
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      editorWrites = params.clientCapabilities?.fs?.writeTextFile === true;
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
         },
-      ],
-      agentInfo: { name: "hx", title: "HarnessX", version: VERSION },
-    }))
+        authMethods: [
+          {
+            id: "environment-key",
+            name: "API key in the environment",
+            description:
+              "Set DEEPSEEK_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY (and HX_PROVIDER) in the agent's environment, or use a local server with HX_BASE_URL.",
+          },
+        ],
+        agentInfo: { name: "hx", title: "HarnessX", version: VERSION },
+      };
+    })
     .onRequest(methods.agent.authenticate, async ({ params }) => {
       if (params.methodId !== "environment-key")
         throw RequestError.invalidParams(undefined, "unknown auth method");

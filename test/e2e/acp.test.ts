@@ -3,7 +3,7 @@
 // server. Every frame hx writes is checked against the SDK's zod schemas (test/support/acp-client.ts).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { type ClientCapabilities, methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AcpHarness, agentText, startAcp } from "../support/acp-client.js";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
@@ -29,10 +29,7 @@ afterEach(async () => {
 const args = () => ["--provider", "openai", "--base-url", `${server.url}/v1`, "--model", "test-model"];
 const env = () => ({ OPENAI_API_KEY: "sk-test", HOME: home });
 
-async function start(
-  extra: string[] = [],
-  clientCapabilities: Record<string, unknown> = {},
-): Promise<AcpHarness> {
+async function start(extra: string[] = [], clientCapabilities: ClientCapabilities = {}): Promise<AcpHarness> {
   acp = await startAcp([...args(), ...extra], env());
   const init = await acp.connection.agent.request(methods.agent.initialize, {
     protocolVersion: PROTOCOL_VERSION,

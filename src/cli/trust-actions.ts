@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadSettings, userSettingsDir } from "../config/settings.js";
@@ -63,6 +63,10 @@ export async function runTrustCommand(
   out(
     `Trusted ${key}${key !== target ? ` (the project root of ${target})` : ""}; recorded in ${tilde(file)}.`,
   );
+  if (key === path.parse(key).root || key === realHome())
+    out(
+      "Every folder below it is trusted too: a repository you clone there later applies its settings unasked.",
+    );
   // What now applies that did not: the untrusted view of the same files.
   const untrusted = applyFolderTrust(await loadSettings(key), { trusted: false, source: "none", key });
   for (const { file: settingsFile, ignored } of untrusted.ignored)
@@ -71,6 +75,14 @@ export async function runTrustCommand(
     );
   out("Its project skills' allowed-tools are honoured too. Undo with: hx trust --revoke");
   return 0;
+}
+
+function realHome(): string {
+  try {
+    return realpathSync(os.homedir());
+  } catch {
+    return os.homedir();
+  }
 }
 
 function tilde(file: string): string {

@@ -98,6 +98,20 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("--runs <n>", "sessions per query (default 3)")
     .option("--threshold <rate>", "a query triggers when its trigger rate reaches this (default 0.5)")
     .option("-j, --jobs <n>", "sessions run at once (default 1)")
+    .option(
+      "--description <text>",
+      "evaluate this description instead of the file's (one skill; the file is not changed)",
+    )
+    .option(
+      "--improve",
+      "ask the model for better descriptions from the train failures; keep the best by validation",
+    )
+    .option("--iterations <n>", "with --improve: proposals to try (default 5)")
+    .option(
+      "--write",
+      "with --improve: put the best description into SKILL.md (the old file kept as SKILL.md.bak)",
+    )
+    .option("--query-timeout <seconds>", "a query's run that takes longer counts as failed (default 120)")
     .option("--split <name>", "only the train or the validation queries")
     .option("--json", "print JSON")
     .option("-C, --cwd <dir>", "work in DIR instead of the current folder")

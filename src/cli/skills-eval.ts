@@ -6,7 +6,9 @@ import type { ToolCall } from "../core/messages.js";
 import type { Capability } from "../session/capability.js";
 import { createSession } from "../session/create-session.js";
 import { discoverSkillsView } from "../session/skills-setup.js";
+import { parseProposal } from "../skills/eval/improve.js";
 import { type RunOutcome, type SkillEvalResult, scoreSkill } from "../skills/eval/metrics.js";
+import { skillsReadBy } from "../skills/eval/read-trigger.js";
 import { type EvalReport, formatEvalTable, totalsOf } from "../skills/eval/report.js";
 import { readTriggerFile, TRIGGERS_FILE, type TriggerQuery } from "../skills/eval/triggers.js";
 import { findSkillByName, LOAD_SKILL_TOOL_NAME } from "../skills/load-skill-tool.js";
@@ -22,14 +24,33 @@ export interface EvalFlags extends RunFlags {
   json?: boolean;
   queries?: string;
   split?: string;
+  /** A candidate description, used instead of the file's (one skill). */
+  description?: string;
+  improve?: boolean;
+  iterations?: string;
+  write?: boolean;
+  /** Seconds one query's run may take before it counts as failed. */
+  queryTimeout?: string;
+}
+
+export const DEFAULT_QUERY_TIMEOUT_SECONDS = 120;
+
+interface EvalOptions {
+  runs: number;
+  jobs: number;
+  threshold: number;
+  timeoutMs: number;
+  descriptions?: Readonly<Record<string, string>>;
+  note: (line: string) => void;
+  progress?: (done: number, total: number) => void;
 }
 
 export const DEFAULT_EVAL_RUNS = 3;
 export const DEFAULT_EVAL_THRESHOLD = 0.5;
 
-interface Plan {
+export interface Plan {
   skill: Skill;
-  queries: TriggerQuery[];
+  queries: readonly TriggerQuery[];
 }
 
 /**
@@ -46,6 +67,24 @@ export async function runSkillsEval(names: string[], flags: EvalFlags, io: Io): 
     throw new UsageError("--threshold: give a number above 0 and at most 1, e.g. 0.5");
   if (flags.split !== undefined && flags.split !== "train" && flags.split !== "validation")
     throw new UsageError("--split: train or validation (leave it out for both)");
+
+  const timeoutSeconds = positiveInteger(
+    flags.queryTimeout,
+    DEFAULT_QUERY_TIMEOUT_SECONDS,
+    "--query-timeout",
+  );
+  if ((flags.description !== undefined || flags.improve) && names.length !== 1)
+    throw new UsageError(
+      `${flags.improve ? "--improve" : "--description"} works on one skill: hx skills eval NAME ${flags.improve ? "--improve" : '--description "..."'}`,
+    );
+  if (flags.write && !flags.improve) throw new UsageError("--write goes with --improve");
+  if (flags.iterations !== undefined && !flags.improve)
+    throw new UsageError("--iterations goes with --improve");
+  if (flags.description !== undefined) {
+    const problem = parseProposal(flags.description);
+    if ("error" in problem)
+      throw new UsageError(`--description: ${problem.error.replace("the model proposed", "give")}`);
+  }
 
   const prepared = await prepareRun({ ...flags, maxTurns: "1" });
   const { discovery } = discoverSkillsView({
@@ -65,34 +104,64 @@ export async function runSkillsEval(names: string[], flags: EvalFlags, io: Io): 
       notes.add(
         `note: ${skill.name} is conditional (paths: ${skill.paths.join(", ")}): a session lists it only after a tool touches a matching file, so a fresh session's first reply rarely loads it. To measure its description, evaluate a copy without paths:.`,
       );
-  const started = Date.now();
-  const tasks = plans.flatMap((plan, p) =>
-    plan.queries.flatMap((q, qi) => Array.from({ length: runs }, () => ({ p, qi, query: q.query }))),
-  );
-  const outcomes = plans.map((plan) => plan.queries.map((): RunOutcome[] => []));
-  let done = 0;
   // A progress counter redrawn in place is for a person at a terminal, not for a CI log.
   const progress = !flags.json && process.stderr.isTTY === true;
-  await pool(tasks, jobs, async (task) => {
-    const outcome = await runOnce(prepared, task.query, discovery.skills, (line) => notes.add(line));
-    outcomes[task.p][task.qi].push(outcome);
-    done += 1;
-    if (progress) io.err(`\r${done}/${tasks.length} runs`);
-  });
-  if (progress && tasks.length > 0) io.err("\n");
+  const options: EvalOptions = {
+    runs,
+    jobs,
+    threshold,
+    timeoutMs: timeoutSeconds * 1000,
+    descriptions:
+      flags.description !== undefined ? { [plans[0]!.skill.name]: flags.description.trim() } : undefined,
+    note: (line) => notes.add(line),
+    progress: progress ? (done, total) => io.err(`\r${done}/${total} runs`) : undefined,
+  };
+  if (flags.improve) {
+    const { runImprove } = await import("./skills-improve.js");
+    return runImprove(prepared, plans[0]!, flags, options, io, (plan, opts) =>
+      evaluateSkills(prepared, [plan], discovery.skills, opts).then((r) => r.results[0]!),
+    );
+  }
+  const { results, ms } = await evaluateSkills(prepared, plans, discovery.skills, options);
+  if (progress) io.err("\n");
   for (const note of notes) io.err(`${note}\n`);
-
-  const results: SkillEvalResult[] = plans.map((plan, p) =>
-    scoreSkill(plan.skill.name, plan.queries, outcomes[p], threshold),
-  );
   const report: EvalReport = {
     runsPerQuery: runs,
     threshold,
-    skills: results,
-    totals: totalsOf(results, Date.now() - started),
+    skills: results.map((result, i) =>
+      options.descriptions ? { ...result, description: options.descriptions[plans[i]!.skill.name] } : result,
+    ),
+    totals: totalsOf(results, ms),
   };
+  if (options.descriptions && !flags.json)
+    io.out(`(with the candidate description, not the file's: ${flags.description?.trim()})\n`);
   io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatEvalTable(report));
   return results.every((r) => r.passed === r.queries) ? 0 : 1;
+}
+
+/** Every query of every plan, `runs` times each, `jobs` at a time; scored per skill. */
+export async function evaluateSkills(
+  prepared: PreparedRun,
+  plans: readonly Plan[],
+  skills: readonly Skill[],
+  options: EvalOptions,
+): Promise<{ results: SkillEvalResult[]; ms: number }> {
+  const started = Date.now();
+  const tasks = plans.flatMap((plan, p) =>
+    plan.queries.flatMap((q, qi) => Array.from({ length: options.runs }, () => ({ p, qi, query: q.query }))),
+  );
+  const outcomes = plans.map((plan) => plan.queries.map((): RunOutcome[] => []));
+  let done = 0;
+  await pool(tasks, options.jobs, async (task) => {
+    const outcome = await runOnce(prepared, task.query, skills, options);
+    outcomes[task.p][task.qi].push(outcome);
+    done += 1;
+    options.progress?.(done, tasks.length);
+  });
+  const results = plans.map((plan, p) =>
+    scoreSkill(plan.skill.name, plan.queries, outcomes[p], options.threshold),
+  );
+  return { results, ms: Date.now() - started };
 }
 
 /** Which skills to evaluate and their queries: the named ones, or every skill with evals/triggers.json. */
@@ -156,10 +225,15 @@ async function runOnce(
   prepared: PreparedRun,
   query: string,
   skills: readonly Skill[],
-  note: (line: string) => void,
+  options: Pick<EvalOptions, "descriptions" | "note" | "timeoutMs">,
 ): Promise<RunOutcome> {
   const started = Date.now();
   const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
   let calls: ToolCall[] | undefined;
   const usage = { input: 0, output: 0 };
   const probe: Capability = {
@@ -182,8 +256,9 @@ async function runOnce(
     verbose: false,
     contextWindow: prepared.contextWindow,
     persist: false,
-    log: note,
+    log: options.note,
     extraCapabilities: () => [probe],
+    skillDescriptions: options.descriptions,
   });
   const outcome = (fields: Pick<RunOutcome, "loaded" | "first" | "error">): RunOutcome => ({
     ...fields,
@@ -193,13 +268,19 @@ async function runOnce(
   });
   try {
     const result = await session.run(query, { emit: () => {}, signal: controller.signal });
+    if (timedOut && calls === undefined)
+      return outcome({ loaded: [], first: "error", error: `timed out after ${options.timeoutMs / 1000} s` });
     if (result.refused) return outcome({ loaded: [], first: "error", error: `refused: ${result.refused}` });
     if (calls === undefined)
       return outcome({ loaded: [], first: "error", error: result.error?.message ?? "no reply" });
     if (calls.length === 0) return outcome({ loaded: [], first: "answer" });
-    const loaded = calls.filter((c) => c.name === LOAD_SKILL_TOOL_NAME).map((c) => loadedName(c, skills));
+    // load_skill, or reading the skill's SKILL.md (skill-creator counts both as a trigger).
+    const loaded = calls.flatMap((c) =>
+      c.name === LOAD_SKILL_TOOL_NAME ? [loadedName(c, skills)] : skillsReadBy(c, skills, prepared.cwd),
+    );
     return outcome({ loaded, first: loaded.length > 0 ? "load_skill" : "tool" });
   } finally {
+    clearTimeout(timer);
     await session.close();
   }
 }
@@ -216,7 +297,11 @@ function loadedName(call: ToolCall, skills: readonly Skill[]): string {
   return findSkillByName(skills, name)?.name ?? (name || "(no name)");
 }
 
-async function pool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function pool<T>(
+  items: readonly T[],
+  size: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

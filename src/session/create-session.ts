@@ -78,6 +78,8 @@ export interface SessionEnvironment {
    * cannot be had; absent: skills always run on the session's model.
    */
   modelFor?: (model: string) => Promise<{ provider: ModelProvider } | { note: string }>;
+  /** Skill descriptions to use instead of the files' (`hx skills eval --description`), by name. */
+  skillDescriptions?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -147,6 +149,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     remote: mcp ? () => mcp.skills : undefined,
     refreshRemote: mcp ? () => mcp.refreshSkills() : undefined,
     folderTrust: env.folderTrust,
+    descriptions: env.skillDescriptions,
     runtime: {
       // The subagents are set up below (they take the permissions, which take the skills' rules).
       fork: (job) => subagents.runSubagent(job),

@@ -75,12 +75,21 @@ export function discoverSkillsView(options: {
   homeDir?: string;
   /** Skills offered from elsewhere (MCP servers); one on this machine of the same name wins. */
   remote?: readonly Skill[];
+  /** Descriptions to use instead of the files' (`hx skills eval --description`), by skill name. */
+  descriptions?: Readonly<Record<string, string>>;
 }): SkillsView {
-  const local = discoverSkills({
+  const found = discoverSkills({
     cwd: options.cwd,
     homeDir: options.homeDir,
     extraPaths: options.settings.skills?.paths,
   });
+  const replaced = options.descriptions ?? {};
+  const local = {
+    ...found,
+    skills: found.skills.map((skill) =>
+      Object.hasOwn(replaced, skill.name) ? { ...skill, description: replaced[skill.name]! } : skill,
+    ),
+  };
   const merged = mergeRemoteSkills(local.skills, options.remote ?? []);
   const discovery = { skills: merged.skills, diagnostics: [...local.diagnostics, ...merged.diagnostics] };
   const catalog = buildSkillCatalog(discovery.skills, {
@@ -130,6 +139,8 @@ export async function setUpSkills(
      * `disallowed-tools` always is. Default: untrusted.
      */
     folderTrust?: FolderTrust;
+    /** Descriptions to use instead of the files' (`hx skills eval --description`), by skill name. */
+    descriptions?: Readonly<Record<string, string>>;
     /** Subagents, other models, the shell tool and folder trust, for Claude Code's runtime fields. */
     runtime?: Partial<SkillRuntime>;
   },
@@ -142,6 +153,7 @@ export async function setUpSkills(
       contextWindow: options.contextWindow,
       windowKnown: options.windowKnown,
       remote: options.remote?.(),
+      descriptions: options.descriptions,
     });
   const first = scan();
   const { discovery } = first;

@@ -1,0 +1,193 @@
+// `hx skills eval NAME --improve`: the description optimiser (skill-creator's loop, any
+// provider). Loaded only when it runs.
+import { copyFileSync, readFileSync } from "node:fs";
+import { userMessage } from "../core/messages.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
+import {
+  type Attempt,
+  beats,
+  improvementRequest,
+  parseProposal,
+  passRate,
+  replaceDescription,
+} from "../skills/eval/improve.js";
+import type { SkillEvalResult, SplitFigures } from "../skills/eval/metrics.js";
+import type { TriggerQuery } from "../skills/eval/triggers.js";
+import type { Skill } from "../skills/types.js";
+import type { PreparedRun } from "./prepare-run.js";
+import { type RunFlags, UsageError } from "./run-config.js";
+import type { Io } from "./skills-actions.js";
+
+export const DEFAULT_IMPROVE_ITERATIONS = 5;
+
+/** One skill and its labelled queries. */
+export interface ImprovePlan {
+  skill: Skill;
+  queries: readonly TriggerQuery[];
+}
+
+type Evaluate<O> = (plan: ImprovePlan, options: O) => Promise<SkillEvalResult>;
+
+type ImproveFlags = Pick<RunFlags, never> & {
+  description?: string;
+  iterations?: string;
+  write?: boolean;
+  json?: boolean;
+};
+
+/** What `--improve --json` prints. */
+export interface ImproveReport {
+  skill: string;
+  file: string;
+  iterations: number;
+  /** Every description tried, in order; 0 is the one the loop started from. */
+  attempts: Array<{ iteration: number; description: string; train: SplitFigures; validation: SplitFigures }>;
+  before: { description: string; train: SplitFigures; validation: SplitFigures };
+  best: { iteration: number; description: string; train: SplitFigures; validation: SplitFigures };
+  improved: boolean;
+  /** Why the loop stopped early, or a proposal was skipped. */
+  notes: string[];
+  written?: { file: string; backup: string };
+}
+
+/**
+ * Evaluates the description (the file's, or --description), then up to N times: asks the
+ * session's model for a better one from the train failures alone, evaluates it, and keeps the
+ * best by validation score (train breaks a tie). Prints before/after and the proposal;
+ * `--write` puts the best into SKILL.md, the old file kept as SKILL.md.bak.
+ */
+export async function runImprove<O extends { descriptions?: Readonly<Record<string, string>> }>(
+  prepared: PreparedRun,
+  plan: ImprovePlan,
+  flags: ImproveFlags,
+  options: O,
+  io: Io,
+  evaluate: Evaluate<O>,
+): Promise<number> {
+  const iterations = iterationsOf(flags.iterations);
+  const { skill } = plan;
+  if (!plan.queries.some((q) => q.split === "validation") || !plan.queries.some((q) => q.split === "train")) {
+    io.err(
+      `hx: ${skill.name}: --improve needs train and validation queries (give "split" in evals/triggers.json, or at least two queries of each label)\n`,
+    );
+    return 2;
+  }
+  const start = flags.description?.trim() ?? skill.description;
+  const notes: string[] = [];
+  const say = (line: string) => {
+    notes.push(line);
+    if (!flags.json) io.err(`${line}\n`);
+  };
+  const attempts: Attempt[] = [];
+  const tryDescription = async (iteration: number, description: string) => {
+    const result = await evaluate(plan, { ...options, descriptions: { [skill.name]: description } });
+    const attempt = { iteration, description, result };
+    attempts.push(attempt);
+    if (!flags.json)
+      io.err(
+        `iteration ${iteration}: train ${figure(result.train)}  validation ${figure(result.validation)}  ${JSON.stringify(description)}\n`,
+      );
+    return attempt;
+  };
+  let best = await tryDescription(0, start);
+  for (let iteration = 1; iteration <= iterations; iteration += 1) {
+    const current = attempts[attempts.length - 1]!;
+    if (current.result.train.passed === current.result.train.queries) {
+      say(`iteration ${iteration}: every train query passes; stopping`);
+      break;
+    }
+    const request = improvementRequest(skill, attempts);
+    let text: string;
+    try {
+      const response = await prepared.provider.complete({
+        system: request.system,
+        messages: [userMessage(request.user)],
+        tools: [],
+      });
+      text = response.message.content;
+    } catch (error) {
+      say(`iteration ${iteration}: the model could not be asked (${(error as Error).message}); stopping`);
+      break;
+    }
+    const proposal = parseProposal(text);
+    if ("error" in proposal) {
+      say(`iteration ${iteration}: ${proposal.error}; skipped`);
+      continue;
+    }
+    if (attempts.some((a) => a.description === proposal.description)) {
+      say(`iteration ${iteration}: the model proposed a description already tried; stopping`);
+      break;
+    }
+    const attempt = await tryDescription(iteration, proposal.description);
+    if (beats(attempt.result, best.result)) best = attempt;
+  }
+
+  const before = attempts[0]!;
+  const improved = best !== before;
+  const report: ImproveReport = {
+    skill: skill.name,
+    file: skill.file,
+    iterations: attempts.length - 1,
+    attempts: attempts.map(summary),
+    before: summary(before),
+    best: summary(best),
+    improved,
+    notes,
+  };
+  if (flags.write && improved) {
+    const content = readFileSync(skill.file, "utf8");
+    const updated = replaceDescription(content, best.description);
+    if (updated === undefined) {
+      io.err(`hx: ${skill.file}: its frontmatter could not be rewritten; the proposal is above\n`);
+    } else {
+      const backup = `${skill.file}.bak`;
+      copyFileSync(skill.file, backup);
+      await writeFileAtomic(skill.file, updated, { allowed: () => true });
+      report.written = { file: skill.file, backup };
+    }
+  }
+  if (flags.json) {
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
+  io.out(
+    `${skill.name}: description ${improved ? "improved" : "not improved"} (best of ${attempts.length})\n`,
+  );
+  io.out(`  before: train ${figure(before.result.train)}  validation ${figure(before.result.validation)}\n`);
+  io.out(`  after:  train ${figure(best.result.train)}  validation ${figure(best.result.validation)}\n`);
+  io.out(`  proposed description:\n    ${best.description}\n`);
+  if (report.written) io.out(`Written to ${report.written.file} (the old file: ${report.written.backup})\n`);
+  else if (improved) io.out(`Put it into SKILL.md with --write (a backup is kept).\n`);
+  return 0;
+}
+
+function summary(attempt: Attempt) {
+  return {
+    iteration: attempt.iteration,
+    description: attempt.description,
+    train: splitOf(attempt.result.train),
+    validation: splitOf(attempt.result.validation),
+  };
+}
+
+function splitOf(f: SplitFigures): SplitFigures {
+  return {
+    queries: f.queries,
+    passed: f.passed,
+    recall: f.recall,
+    precision: f.precision,
+    falseTriggers: f.falseTriggers,
+  };
+}
+
+function figure(f: SplitFigures): string {
+  return `${f.passed}/${f.queries} (${(passRate(f) * 100).toFixed(0)}%)`;
+}
+
+function iterationsOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_IMPROVE_ITERATIONS;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 50)
+    throw new UsageError("--iterations: give a whole number from 1 to 50");
+  return value;
+}

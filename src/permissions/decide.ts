@@ -239,6 +239,7 @@ function decideCommand(
       action: "ask",
       cause: "unclear",
       reason: `${label} contains ${coverage.problem}, so no allow rule covers it`,
+      ...explained,
     };
   }
   if (coverage.uncoveredWrite) {
@@ -305,12 +306,15 @@ function coverLine(tool: string, line: CommandLine, policy: PermissionPolicy): C
   for (const command of line.commands) {
     const words = command.words.map((word) => sourceText(word.source));
     const runs = programOption(words);
-    if (runs)
+    if (runs) {
+      const verdict = policy.readOnlyCommands ? readOnlyInside(command, words, policy) : false;
       return {
         covered: false,
         readOnly: false,
         problem: `\`${runs}\`, with which ${words[0]} runs a program of the caller's choosing`,
+        ...(typeof verdict === "object" ? { notReadOnly: { ...verdict, command: words.join(" ") } } : {}),
       };
+    }
     const verdict = policy.readOnlyCommands ? readOnlyInside(command, words, policy) : false;
     const isReadOnly = verdict === true;
     if (!isReadOnly) readOnly = false;

@@ -6,6 +6,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runHx } from "../support/run-hx.js";
 import { attackCaseSuites, check } from "./attack-support.js";
 import { toolResultsOf, useHarness } from "./harness-support.js";
 
@@ -49,5 +50,14 @@ describe("sort --compress-prog=sh through a headless hx agent run", () => {
         reason: "`--compress-prog=sh` (--compress-program) runs a program",
       },
     });
+  });
+
+  it("hx permissions check says which word made the line not read-only", async () => {
+    const run = await runHx(["permissions", "check", "-C", h.work, "--", "git log --ext-d -p"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("ask: bash(git log --ext-d -p)");
+    expect(run.stdout).toContain(
+      "not read-only: `--ext-d` in `git log --ext-d -p`: `--ext-d` (--ext-diff) runs the external diff program",
+    );
   });
 });

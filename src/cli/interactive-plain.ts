@@ -7,7 +7,7 @@ import type { InteractiveSetup } from "./interactive-setup.js";
 import { type PendingContext, runSubmission } from "./interactive-turn.js";
 import { editsChoice } from "./permission-choices.js";
 import { runOutcomeLines, sessionEndLines } from "./run-outcome.js";
-import { createTerminalAsker, createTerminalNetworkAsker } from "./terminal-ask.js";
+import { askOnReadline, createTerminalAsker, createTerminalNetworkAsker } from "./terminal-ask.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
 import { formatStatsLine } from "./trace-format.js";
@@ -44,7 +44,11 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
   const askNetwork = process.stdin.isTTY
     ? createTerminalNetworkAsker({ readline: rl, output: process.stderr })
     : undefined;
-  let session: AgentSession = await setup.openSession({ log, ask, askNetwork });
+  // Servers' forms (MCP elicitation) are asked one line per field on the same readline.
+  const askLine = process.stdin.isTTY
+    ? (question: string, signal: AbortSignal) => askOnReadline(rl, question, signal)
+    : undefined;
+  let session: AgentSession = await setup.openSession({ log, ask, askNetwork, askLine });
   opened = session;
   const render = createTerminalRenderer({
     stdout: process.stdout,
@@ -59,7 +63,7 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     prices: setup.prices,
     async newConversation() {
       await session.close();
-      session = await setup.openSession({ log, ask, askNetwork }, { fresh: true });
+      session = await setup.openSession({ log, ask, askNetwork, askLine }, { fresh: true });
       opened = session;
     },
     showConversation: (messages) => printConversation(messages),

@@ -30,6 +30,8 @@ export interface SessionIO {
   ask?: PermissionAsker;
   /** The network allow-list's question (line mode); without it, `ask` asks it as a permission. */
   askNetwork?: NetworkAsker;
+  /** One line of free text from the user (MCP servers' forms); absent: forms are declined. */
+  askLine?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
 }
 
 /**

@@ -12,7 +12,12 @@ import { VERSION } from "./version.js";
 export async function openSession(
   prepared: PreparedRun,
   flags: RunFlags,
-  io: { log: (line: string) => void; ask?: PermissionAsker; askNetwork?: NetworkAsker },
+  io: {
+    log: (line: string) => void;
+    ask?: PermissionAsker;
+    askNetwork?: NetworkAsker;
+    askLine?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
+  },
   extra: Pick<SessionEnvironment, "persist" | "extraCapabilities"> = {},
 ): Promise<AgentSession> {
   const { cwd, config, settings, provider } = prepared;
@@ -29,6 +34,7 @@ export async function openSession(
     sandboxMode: config.sandboxMode,
     ask: io.ask,
     askNetwork: io.askNetwork,
+    askLine: io.askLine,
     resume,
     log: io.log,
     mcpConfigFiles: flags.mcpConfig,

@@ -104,6 +104,15 @@ export function readOneLine(
   return questionOn(rl, question, signal, onInterrupt).finally(() => rl.close());
 }
 
+/** Asks `question` on an open readline interface; undefined on end of input, Ctrl-C or abort. */
+export function askOnReadline(
+  rl: Interface,
+  question: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  return questionOn(rl, neutraliseTerminalText(question), signal, () => {});
+}
+
 function questionOn(
   rl: Interface,
   question: string,

@@ -102,6 +102,8 @@ export class McpConnection {
   prompts: McpPromptInfo[] = [];
   /** The server's resources (the first RESOURCE_LIMIT), for `/mcp` and `hx mcp list`. */
   resources: Array<{ uri: string; name: string }> = [];
+  /** The server's resource templates (RFC 6570 URI templates the model fills to read). */
+  resourceTemplates: Array<{ uriTemplate: string; name: string; description?: string }> = [];
   /** Tools that were not offered to the model, with the reason. */
   skipped: Array<{ tool: string; reason: string }> = [];
   instructions?: string;
@@ -301,6 +303,7 @@ export class McpConnection {
       capabilities.tools ? this.listTools(client) : undefined,
       capabilities.prompts ? this.listPrompts(client).catch(() => {}) : undefined,
       capabilities.resources ? this.listResources(client).catch(() => {}) : undefined,
+      capabilities.resources ? this.listResourceTemplates(client).catch(() => {}) : undefined,
     ]);
   }
 
@@ -331,7 +334,10 @@ export class McpConnection {
     );
     client.setNotificationHandler(
       types.ResourceListChangedNotificationSchema,
-      follow("resources", () => this.listResources(client)),
+      follow("resources", async () => {
+        await this.listResources(client);
+        await this.listResourceTemplates(client).catch(() => {});
+      }),
     );
   }
 
@@ -483,6 +489,19 @@ export class McpConnection {
       cursor = page.nextCursor;
     } while (cursor && resources.length < RESOURCE_LIMIT);
     this.resources = resources.slice(0, RESOURCE_LIMIT);
+  }
+
+  private async listResourceTemplates(client: Client): Promise<void> {
+    const templates: McpConnection["resourceTemplates"] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResourceTemplates(cursor ? { cursor } : {});
+      for (const t of page.resourceTemplates) {
+        templates.push({ uriTemplate: t.uriTemplate, name: t.name, description: t.description });
+      }
+      cursor = page.nextCursor;
+    } while (cursor && templates.length < RESOURCE_LIMIT);
+    this.resourceTemplates = templates.slice(0, RESOURCE_LIMIT);
   }
 
   private async listPrompts(client: Client): Promise<void> {

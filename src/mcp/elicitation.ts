@@ -25,8 +25,8 @@ export interface FormField {
 export type FormAsker = (form: ElicitationForm, signal: AbortSignal) => Promise<ElicitResult>;
 
 export interface ElicitationOptions {
-  /** Someone to ask (the terminal); without it, `headless` decides. */
-  ask?: FormAsker;
+  /** Someone to ask (the terminal, once the session has one); without it, `headless` decides. */
+  ask: () => FormAsker | undefined;
   headless: HeadlessElicitation;
   /** URL mode: opens the URL in the browser (or prints it) when someone is there. */
   openUrl?: (url: string, server: string) => Promise<void>;
@@ -41,13 +41,27 @@ export interface ElicitationOptions {
  */
 export function elicitationHandler(options: ElicitationOptions): NonNullable<McpClientFeatures["elicit"]> {
   return async (server, params, signal) => {
+    const ask = options.ask();
     if (params.mode === "url") {
       const url = (params as { url: string }).url;
-      if (!options.ask || !options.openUrl) {
+      if (!ask || !options.openUrl) {
         options.notify(
           `MCP server '${server}' asked you to open ${url} (${params.message}); declined: no one to ask in a headless run.`,
         );
         return { action: "decline" };
+      }
+      const answer = await ask(
+        {
+          server,
+          message: `${params.message}\n  ${url}`,
+          schema: {
+            properties: { open: { type: "boolean", title: "Open it in the browser", default: true } },
+          },
+        },
+        signal,
+      );
+      if (answer.action !== "accept" || answer.content?.open === false) {
+        return { action: answer.action === "cancel" ? "cancel" : "decline" };
       }
       await options.openUrl(url, server);
       return { action: "accept" };
@@ -57,7 +71,7 @@ export function elicitationHandler(options: ElicitationOptions): NonNullable<Mcp
       message: params.message,
       schema: (params as { requestedSchema: ElicitationForm["schema"] }).requestedSchema ?? {},
     };
-    if (options.ask) return options.ask(form, signal);
+    if (ask) return ask(form, signal);
     const defaults = defaultsOf(form);
     if (options.headless === "defaults" && defaults) {
       options.notify(

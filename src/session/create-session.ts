@@ -50,6 +50,8 @@ export interface SessionEnvironment {
   ask?: PermissionAsker;
   /** Asks about a host the network allow-list does not list (line mode); otherwise `ask` does. */
   askNetwork?: NetworkAsker;
+  /** One line of free text from the user (MCP servers' forms, line mode). */
+  askLine?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
   /** A saved session to continue. */
   resume?: ResumedSession;
   /** False: keep no transcript (throwaway sessions such as `hx skills eval` runs). Default true. */
@@ -101,6 +103,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
       log: env.log,
       verbose: env.verbose,
       sandboxMode: env.sandboxMode,
+      interactive: env.ask !== undefined,
     }));
   const model = new SwitchableModel(env.provider, env.contextWindow);
   const basics: SessionBasics = {
@@ -140,7 +143,10 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
   });
   // Before the skills: the servers' skills join the catalog (the capability keeps its place below).
   const mcp = mcpServers
-    ? await (await import("./mcp-setup.js")).setUpMcp(basics, mcpServers, { ask: env.ask })
+    ? await (await import("./mcp-setup.js")).setUpMcp(basics, mcpServers, {
+        ask: env.ask,
+        askLine: env.askLine,
+      })
     : undefined;
   const skills = await setUpSkills(basics, {
     contextWindow: env.contextWindow,

@@ -14,7 +14,8 @@ import {
 import type { McpClientFeatures } from "../mcp/client-features.js";
 import { describeEntry, isStdioEntry, type McpServerDefinition } from "../mcp/config.js";
 import type { McpConnection } from "../mcp/connection.js";
-import { elicitationHandler, type HeadlessElicitation } from "../mcp/elicitation.js";
+import { elicitationHandler, type FormAsker, type HeadlessElicitation } from "../mcp/elicitation.js";
+import { type LineAsker, lineFormAsker } from "../mcp/elicitation-form.js";
 import { McpManager } from "../mcp/manager.js";
 import { browserAuthorizer } from "../mcp/oauth-browser.js";
 import { AuthStore, authFile } from "../mcp/oauth-store.js";
@@ -73,7 +74,7 @@ export interface McpSetup {
   /** How tools are offered, budgets and timeouts, from the settings. */
   settings: ResolvedMcpSettings;
   /** The session's model and asker, for servers' sampling requests. */
-  bind(model: ModelProvider, ask: PermissionAsker | undefined): void;
+  bind(model: ModelProvider, ask: PermissionAsker | undefined, askLine?: LineAsker): void;
   close(): Promise<void>;
 }
 
@@ -121,11 +122,20 @@ export function launchMcp(options: McpSetupOptions, config: McpConfiguration): M
       }
     : undefined;
   // The session's model and asker exist only once the session is built (setUpMcp binds them).
-  const session: { model?: ModelProvider; ask?: PermissionAsker } = {};
+  const session: { model?: ModelProvider; ask?: PermissionAsker; form?: FormAsker } = {};
   const workspace = realpathSync(options.cwd);
   const features: McpClientFeatures = {
     elicit: elicitationHandler({
+      ask: () => session.form,
       headless: mcp.elicitation,
+      openUrl: async (url, server) => {
+        if (!auth && !session.form) return;
+        await browserAuthorizer({
+          command: env.HX_BROWSER ?? mcp.browser,
+          interactive: true,
+          print: () => {},
+        }).open(url, server);
+      },
       notify: (text) => notify("info", text),
     }),
     roots: {
@@ -156,9 +166,10 @@ export function launchMcp(options: McpSetupOptions, config: McpConfiguration): M
 
   const setup: McpSetup = {
     manager,
-    bind(model, ask) {
+    bind(model, ask, askLine) {
       session.model = model;
       session.ask = ask;
+      session.form = askLine ? lineFormAsker(askLine, (line) => options.log(line)) : undefined;
     },
     async close() {
       await manager.close();
@@ -234,9 +245,9 @@ export interface McpCapability extends Capability {
 export async function setUpMcp(
   basics: SessionBasics,
   setup: McpSetup,
-  options: { ask?: PermissionAsker },
+  options: { ask?: PermissionAsker; askLine?: LineAsker },
 ): Promise<McpCapability> {
-  setup.bind(basics.model, options.ask);
+  setup.bind(basics.model, options.ask, options.askLine);
   await setup.approve(options.ask);
   await setup.manager.waitForStart(setup.settings.startupWaitMs);
   const skills = new McpSkillSet();

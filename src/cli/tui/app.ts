@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { Editor } from "@mariozechner/pi-tui/dist/components/editor.js";
+import { Input } from "@mariozechner/pi-tui/dist/components/input.js";
 import { Loader } from "@mariozechner/pi-tui/dist/components/loader.js";
 import { Text } from "@mariozechner/pi-tui/dist/components/text.js";
 import {
@@ -231,6 +232,36 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
       tui.requestRender();
     }, LIVE_RENDER_MS);
   };
+
+  // ---- one line of free text (an MCP server's form, field by field), in the prompt's place
+  const askLine = (question: string, signal: AbortSignal) =>
+    new Promise<string | undefined>((resolve) => {
+      let settled = false;
+      const box = new Container();
+      const input = new Input();
+      const settle = (value: string | undefined) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener("abort", onAbort);
+        if (value !== undefined) chat.info(`${screenText(question)}${screenText(value)}`);
+        slot.show(editor);
+        tui.setFocus(editor);
+        if (running) showSpinner(true);
+        tui.requestRender();
+        resolve(value);
+      };
+      const onAbort = () => settle(undefined);
+      signal.addEventListener("abort", onAbort, { once: true });
+      input.onSubmit = (value) => settle(value);
+      input.onEscape = () => settle(undefined);
+      box.addChild(new Text(theme.accent(screenText(question)), 0, 0));
+      box.addChild(input);
+      showSpinner(false);
+      slot.show(box);
+      tui.setFocus(input);
+      tui.requestRender();
+    });
+
   const emit = (event: AgentEvent) => {
     chat.handle(event);
     if (isProgress(event)) return renderLive();
@@ -263,7 +294,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
     },
     async newConversation() {
       await session?.close();
-      session = await ready().openSession({ log, ask }, { fresh: true });
+      session = await ready().openSession({ log, ask, askLine }, { fresh: true });
       lastContextTokens = 0;
       chat.clear();
       updateStatus();
@@ -456,7 +487,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   let opened: AgentSession;
   try {
     // Loaded after the first draw: the session's modules are most of start-up.
-    opened = await setup.openSession({ log, ask });
+    opened = await setup.openSession({ log, ask, askLine });
   } catch (error) {
     return leave(error);
   }

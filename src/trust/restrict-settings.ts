@@ -112,12 +112,18 @@ export function keepRestrictions(settings: Settings, base: Settings = {}): Restr
 
   const mcp = settings.mcp;
   if (mcp) {
-    const { sandbox: mcpSandbox, sandboxNetwork, ...rest } = mcp;
+    const { sandbox: mcpSandbox, sandboxNetwork, browser, elicitation, sampling, ...rest } = mcp;
     const out: NonNullable<Settings["mcp"]> = { ...rest };
     if (mcpSandbox === false) drop("mcp.sandbox", false);
     else if (mcpSandbox === true) out.sandbox = true;
     if (sandboxNetwork === true) drop("mcp.sandboxNetwork", true);
     else if (sandboxNetwork === false) out.sandboxNetwork = false;
+    // A browser command runs with the URL; servers' forms answered and the model lent unasked.
+    if (browser !== undefined) drop("mcp.browser", browser);
+    if (elicitation === "defaults") drop("mcp.elicitation", elicitation);
+    else if (elicitation !== undefined) out.elicitation = elicitation;
+    if (sampling === "allow") drop("mcp.sampling", sampling);
+    else if (sampling !== undefined) out.sampling = sampling;
     if (Object.values(out).some((v) => v !== undefined)) kept.mcp = out;
   }
 

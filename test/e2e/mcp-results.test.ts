@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_SERVER, nodeServer, writeMcpConfig } from "../support/mcp.js";
 import { BYPASS } from "../support/wire.js";
-import { toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
+import { toolNamesOf, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
 const h = useHarness();
 
@@ -28,6 +28,17 @@ describe("MCP tool results", () => {
     expect(good).toContain('"temperature": 21');
     expect(bad).toMatch(
       /^Error: MCP server 'fx' returned a result for weather that does not match the tool's outputSchema \(temperature: .*number.*; conditions: /,
+    );
+  });
+
+  it("leaves out a tool that can only run as a task, with a warning", async () => {
+    h.server.reply().text("done");
+    const run = await h.agent("x", [...fixture(), ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolNamesOf(h.server.requests[0])).not.toContain("mcp__fx__task-only");
+    expect(toolNamesOf(h.server.requests[0])).toContain("mcp__fx__weather");
+    expect(run.stderr).toContain(
+      "task-only: it can only run as a task (execution.taskSupport: required), which hx does not support yet",
     );
   });
 

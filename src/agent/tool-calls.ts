@@ -188,6 +188,7 @@ function toolMessage(call: ToolCall, output: ToolOutput): ToolResultMessage {
     content: output.content,
   };
   if (output.isError) message.isError = true;
+  if (output.images?.length) message.images = output.images;
   if (output.meta) message.meta = output.meta;
   return message;
 }

@@ -56,8 +56,16 @@ export interface ToolResultMessage {
   toolCallId: string;
   toolName: string;
   content: string;
+  /** Images the tool returned (base64): sent to models that take images; `content` notes each. */
+  images?: ToolImage[];
   isError?: boolean;
   meta?: ToolResultMeta;
+}
+
+/** An image in a tool result, base64-encoded. */
+export interface ToolImage {
+  mimeType: string;
+  data: string;
 }
 
 export interface ToolResultMeta {

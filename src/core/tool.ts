@@ -1,4 +1,4 @@
-import type { ToolResultMeta } from "./messages.js";
+import type { ToolImage, ToolResultMeta } from "./messages.js";
 
 /**
  * What a call does to the world. Permission modes decide on this, never on tool names:
@@ -10,6 +10,8 @@ export type ToolEffect = "read" | "write" | "execute" | "none";
 /** What a tool returns: text for the model, optionally marked as an error, and facts about it. */
 export interface ToolOutput {
   content: string;
+  /** Images for models that take them (the provider decides); `content` should note each. */
+  images?: ToolImage[];
   isError?: boolean;
   /** Kept on the tool-result message (never sent to the model), e.g. which skill it carries. */
   meta?: ToolResultMeta;

@@ -13,7 +13,10 @@ type Block = CallToolResult["content"][number];
  */
 export function toToolOutput(result: CallToolResult): ToolOutput {
   const blocks = Array.isArray(result.content) ? result.content : [];
-  const parts = blocks.map(renderBlock).filter((part) => part !== "");
+  const images = imagesOf(blocks);
+  const parts = blocks
+    .map((block) => renderBlock(block, images.some((image) => image.block === block) ? ATTACHED : undefined))
+    .filter((part) => part !== "");
   if (result.structuredContent !== undefined && !textHolds(blocks, result.structuredContent)) {
     parts.push(`Structured content:\n${JSON.stringify(result.structuredContent, null, 2)}`);
   }
@@ -22,16 +25,37 @@ export function toToolOutput(result: CallToolResult): ToolOutput {
     if (content === "") content = "the tool reported an error without a message";
     return { content: content.startsWith("Error") ? content : `Error: ${content}`, isError: true };
   }
-  return { content: content === "" ? "(the tool returned no content)" : content };
+  return {
+    content: content === "" ? "(the tool returned no content)" : content,
+    ...(images.length ? { images: images.map(({ mimeType, data }) => ({ mimeType, data })) } : {}),
+  };
+}
+
+/** Images a provider may send (at most MAX_IMAGES, each under MAX_IMAGE_BYTES); the rest stay notes. */
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BYTES = 3_750_000; // Anthropic's limit is 5 MB of base64
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+const ATTACHED = "attached for models that take images";
+
+function imagesOf(blocks: readonly Block[]): Array<{ mimeType: string; data: string; block: Block }> {
+  return blocks
+    .filter((block): block is Extract<Block, { type: "image" }> => block.type === "image")
+    .filter((block) => IMAGE_TYPES.has(block.mimeType) && base64Bytes(block.data) <= MAX_IMAGE_BYTES)
+    .slice(0, MAX_IMAGES)
+    .map((block) => ({ mimeType: block.mimeType, data: block.data, block }));
 }
 
 /** One content block as text: text as it is, other content as a one-line note (see toToolOutput). */
-export function renderBlock(block: Block): string {
+export function renderBlock(
+  block: Block,
+  imageNote = "hx passes text only, so the model does not see it",
+): string {
   switch (block.type) {
     case "text":
       return block.text;
     case "image":
-      return `[image: ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}; hx passes text only, so the model does not see it]`;
+      return `[image: ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}; ${imageNote}]`;
     case "audio":
       return `[audio: ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}; not shown to the model]`;
     case "resource": {

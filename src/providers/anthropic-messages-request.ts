@@ -71,7 +71,15 @@ export function toAnthropicMessages(messages: readonly Message[]): WireMessage[]
       pushUserBlock({
         type: "tool_result",
         tool_use_id: message.toolCallId,
-        content: message.content,
+        content: message.images?.length
+          ? [
+              { type: "text", text: message.content },
+              ...message.images.map((image) => ({
+                type: "image",
+                source: { type: "base64", media_type: image.mimeType, data: image.data },
+              })),
+            ]
+          : message.content,
         ...(message.isError ? { is_error: true } : {}),
       });
     } else {

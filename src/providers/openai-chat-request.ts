@@ -18,11 +18,20 @@ export interface OpenAIChatCompat {
   thinkingFormat: "deepseek" | "none";
   /** Field for the output limit: OpenAI's reasoning models reject `max_tokens`. */
   maxTokensField: "max_tokens" | "max_completion_tokens";
+  /**
+   * The endpoint takes image parts: tool results' images follow the turn's tool messages as
+   * one user message (Chat Completions tool messages carry text only). Off: the notes only.
+   */
+  images?: boolean;
 }
 
 /** Wire shape of one outgoing chat message (only the fields hx sends). */
 export type ChatMessageParam =
   | { role: "system" | "user"; content: string }
+  | {
+      role: "user";
+      content: Array<{ type: "text"; text: string } | { type: "image_url"; image_url: { url: string } }>;
+    }
   | {
       role: "assistant";
       content: string | null;
@@ -67,12 +76,31 @@ export function toChatMessages(request: ModelRequest, compat: OpenAIChatCompat):
   const out: ChatMessageParam[] = [];
   if (request.system) out.push({ role: "system", content: request.system });
   const toolTurns = compat.sendReasoningContent ? turnsWithToolCalls(request.messages) : new Set<number>();
+  let images: Array<{ name: string; image: { mimeType: string; data: string } }> = [];
+  const flushImages = () => {
+    if (images.length === 0) return;
+    out.push({
+      role: "user",
+      content: [
+        { type: "text", text: `Images returned by ${[...new Set(images.map((i) => i.name))].join(", ")}:` },
+        ...images.map(({ image }) => ({
+          type: "image_url" as const,
+          image_url: { url: `data:${image.mimeType};base64,${image.data}` },
+        })),
+      ],
+    });
+    images = [];
+  };
   request.messages.forEach((message, index) => {
+    if (message.role !== "tool") flushImages();
     if (message.role === "user") out.push({ role: "user", content: message.content });
     else if (message.role === "tool") {
       out.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });
+      if (compat.images)
+        for (const image of message.images ?? []) images.push({ name: message.toolName, image });
     } else out.push(toAssistant(message, toolTurns.has(index)));
   });
+  flushImages();
   return out;
 }
 

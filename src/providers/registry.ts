@@ -47,6 +47,8 @@ const PROVIDERS: Readonly<Record<string, ProviderEntry>> = Object.freeze<Record<
       sendReasoningContent: false,
       thinkingFormat: "none",
       maxTokensField: custom ? "max_tokens" : "max_completion_tokens",
+      // OpenAI's models take images; what a local server runs is not known.
+      images: !custom,
     }),
   },
   anthropic: {

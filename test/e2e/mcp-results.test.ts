@@ -4,6 +4,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_SERVER, nodeServer, writeMcpConfig } from "../support/mcp.js";
+import { runHx } from "../support/run-hx.js";
 import { BYPASS } from "../support/wire.js";
 import { toolNamesOf, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
@@ -69,5 +70,38 @@ describe("MCP tool results", () => {
     const raised = await h.agent("x", [...fixture(), ...BYPASS]);
     expect(raised.code, raised.stderr).toBe(0);
     expect(toolResultsOf(h.server.requests[4])[0]).toMatch(/^x{1000}/);
+  });
+
+  it("sends an image to Anthropic's models as an image block in the tool result", async () => {
+    h.server.reply().tool("mcp__fx__picture", {});
+    h.server.reply().text("a tiny PNG");
+    const run = await runHx(
+      [
+        "agent",
+        "x",
+        ...fixture(),
+        ...BYPASS,
+        "--provider",
+        "anthropic",
+        "--base-url",
+        h.server.url,
+        "--model",
+        "claude-sonnet-4-6",
+        "-C",
+        h.work,
+      ],
+      { env: { ANTHROPIC_API_KEY: "sk-ant-test" } },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    // biome-ignore lint/suspicious/noExplicitAny: wire JSON.
+    const blocks = h.server.requests[1].body.messages.flatMap((m: any) =>
+      Array.isArray(m.content) ? m.content : [],
+    );
+    // biome-ignore lint/suspicious/noExplicitAny: wire JSON.
+    const result = blocks.find((b: any) => b.type === "tool_result");
+    expect(result.content).toEqual([
+      { type: "text", text: "[image: image/png, 8 B; attached for models that take images]" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+    ]);
   });
 });

@@ -64,10 +64,11 @@ describe("toToolOutput", () => {
       ],
     });
     expect(output.isError).toBeUndefined();
+    expect(output.images).toEqual([{ mimeType: "image/png", data: expect.any(String) }]);
     expect(output.content).toBe(
       [
         "hello",
-        "[image: image/png, 11 B; hx passes text only, so the model does not see it]",
+        "[image: image/png, 11 B; attached for models that take images]",
         "[resource file:///a.txt (text/plain)]\ninside",
         "[resource file:///b.bin: 3 B of binary data, not shown]",
         "[resource link: c.md <file:///c.md>, text/markdown: the notes; read it with read_mcp_resource]",

@@ -226,3 +226,31 @@ describe("anthropic-messages failures", () => {
     expect(retries).toHaveLength(1);
   });
 });
+
+describe("anthropic-messages images in tool results", () => {
+  it("sends a tool result's images as image blocks after its text", () => {
+    const wire = toAnthropicMessages([
+      { role: "user", content: "look" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "t1", name: "mcp__fx__picture", arguments: "{}" }],
+      },
+      {
+        role: "tool",
+        toolCallId: "t1",
+        toolName: "mcp__fx__picture",
+        content: "[image: image/png, 8 B; attached for models that take images]",
+        images: [{ mimeType: "image/png", data: "iVBORw0KGgo=" }],
+      },
+    ]);
+    expect(wire[2]!.content[0]).toMatchObject({
+      type: "tool_result",
+      tool_use_id: "t1",
+      content: [
+        { type: "text", text: "[image: image/png, 8 B; attached for models that take images]" },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+      ],
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../../src/core/messages.js";
+import { toChatMessages } from "../../src/providers/openai-chat-request.js";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
 import {
   completeRecording,
@@ -451,3 +452,42 @@ function closedPort(): Promise<number> {
     });
   });
 }
+
+describe("openai-chat images in tool results", () => {
+  const messages: Message[] = [
+    { role: "user", content: "look" },
+    { role: "assistant", content: "", toolCalls: [{ id: "t1", name: "mcp__fx__picture", arguments: "{}" }] },
+    {
+      role: "tool",
+      toolCallId: "t1",
+      toolName: "mcp__fx__picture",
+      content: "[image: image/png, 8 B; attached for models that take images]",
+      images: [{ mimeType: "image/png", data: "iVBORw0KGgo=" }],
+    },
+  ];
+  const compat = {
+    sendReasoningContent: false,
+    thinkingFormat: "none",
+    maxTokensField: "max_tokens",
+  } as const;
+
+  it("follows the turn's tool messages with one user message of image parts when the endpoint takes images", () => {
+    const wire = toChatMessages({ system: "", messages, tools: [] }, { ...compat, images: true });
+    expect(wire.at(-2)).toMatchObject({ role: "tool", tool_call_id: "t1" });
+    expect(wire.at(-1)).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "Images returned by mcp__fx__picture:" },
+        { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+      ],
+    });
+  });
+
+  it("sends only the note when it does not", () => {
+    const wire = toChatMessages({ system: "", messages, tools: [] }, compat);
+    expect(wire.at(-1)).toMatchObject({
+      role: "tool",
+      content: expect.stringContaining("[image: image/png"),
+    });
+  });
+});

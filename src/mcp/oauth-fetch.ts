@@ -81,12 +81,30 @@ async function runAuthorization(session: OAuthSession, challenge: Challenge, bas
   const started = performance.now();
   const needsLogin = provider.loginNeeded();
   if (needsLogin) throw needsLogin; // headless with nothing stored: no registration, no browser
-  const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
+  const { auth, discoverOAuthServerInfo } = await import("@modelcontextprotocol/sdk/client/auth.js");
   await provider.prepare();
+  let scope = challenge.scope;
+  if (!provider.machine) {
+    // Discovery first (auth() then reuses it), to ask for offline_access where the
+    // authorization server offers it: a refresh token spares the user the browser later.
+    let discovery = provider.discoveryState();
+    if (!discovery) {
+      const info = await discoverOAuthServerInfo(serverUrl, {
+        resourceMetadataUrl: challenge.resourceMetadataUrl,
+        fetchFn: base,
+      });
+      discovery = { ...info, resourceMetadataUrl: challenge.resourceMetadataUrl?.toString() };
+      await provider.saveDiscoveryState(discovery);
+    }
+    scope = withOfflineAccess(
+      scope ?? discovery.resourceMetadata?.scopes_supported?.join(" "),
+      discovery.authorizationServerMetadata?.scopes_supported,
+    );
+  }
   const options = {
     serverUrl,
     resourceMetadataUrl: challenge.resourceMetadataUrl,
-    scope: challenge.scope,
+    scope,
     fetchFn: base,
   };
   let result: string;
@@ -102,6 +120,16 @@ async function runAuthorization(session: OAuthSession, challenge: Challenge, bas
   }
   if (result !== "AUTHORIZED") throw new Error("authorization did not finish");
   session.onAuthorized?.(performance.now() - started);
+}
+
+/** `scope` plus offline_access when the authorization server lists it (SEP-2207); else as it is. */
+function withOfflineAccess(
+  scope: string | undefined,
+  supported: readonly string[] | undefined,
+): string | undefined {
+  if (!scope || !supported?.includes("offline_access")) return scope;
+  const scopes = scope.split(" ").filter(Boolean);
+  return scopes.includes("offline_access") ? scope : [...scopes, "offline_access"].join(" ");
 }
 
 function describe(error: unknown): string {

@@ -64,7 +64,6 @@ export async function loginServer(
     return 1;
   }
   const store = new AuthStore(authFile(os.homedir()));
-  const hadTokens = store.read(authKey(name, found.url))?.tokens !== undefined;
   let authorized = false;
   const connection = new McpConnection(name, resolved.transport, {
     cwd,
@@ -72,6 +71,7 @@ export async function loginServer(
     startupTimeoutMs: 330_000, // the browser step may take minutes
     auth: {
       store,
+      fresh: true, // the user asked to authorize: a working token is replaced (and kept until then)
       authorizer: browserAuthorizer({
         command: process.env.HX_BROWSER ?? found.settingsBrowser,
         interactive: true,
@@ -90,10 +90,6 @@ export async function loginServer(
     }
     if (authorized)
       out(`Logged in to MCP server '${name}'. The token is kept in ${store.file} (only you can read it).`);
-    else if (hadTokens)
-      out(
-        `MCP server '${name}' accepts the stored token; to authorize again: hx mcp logout ${name}, then hx mcp login ${name}.`,
-      );
     else out(`MCP server '${name}' did not ask for authorization; there is nothing to log in to.`);
     return 0;
   } finally {

@@ -63,6 +63,8 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 export interface ConnectionAuth {
   store: AuthStore;
   authorizer: Authorizer;
+  /** `hx mcp login`: authorize afresh even when a stored token works. */
+  fresh?: boolean;
   /** An authorization finished (discovery, registration, tokens), in ms. */
   onAuthorized?: (server: string, ms: number) => void;
 }
@@ -444,6 +446,7 @@ export class McpConnection {
         auth.store,
         auth.authorizer,
         callback,
+        auth.fresh === true,
       );
       this.authSession = {
         provider,
@@ -551,6 +554,9 @@ export class McpConnection {
       return new McpCallError(
         `MCP server '${this.name}' did not answer ${what} within ${Math.round(options.timeoutMs / 1000)} s; the request was cancelled. Try again later or with smaller input.`,
       );
+    }
+    if ((error as Error)?.name === "McpNeedsLoginError") {
+      return new McpCallError(`${(error as Error).message}; ${what} was not made. Tell the user.`);
     }
     if (notDelivered(error)) {
       return new McpCallError(

@@ -51,6 +51,8 @@ export function oauthFetch(session: OAuthSession, base: FetchLike = fetch): Fetc
 }
 
 interface Challenge {
+  /** 403 insufficient_scope: more scopes than the token has. */
+  stepUp?: boolean;
   header?: string;
   resourceMetadataUrl?: URL;
   scope?: string;
@@ -63,6 +65,7 @@ async function challengeOf(response: Response): Promise<Challenge | undefined> {
   const params = extractWWWAuthenticateParams(response);
   if (response.status === 403 && params.error !== "insufficient_scope") return undefined;
   return {
+    stepUp: response.status === 403,
     header: response.headers.get("www-authenticate") ?? "",
     resourceMetadataUrl: params.resourceMetadataUrl,
     scope: params.scope,
@@ -83,7 +86,7 @@ async function runAuthorization(session: OAuthSession, challenge: Challenge, bas
   if (needsLogin) throw needsLogin; // headless with nothing stored: no registration, no browser
   const { auth, discoverOAuthServerInfo } = await import("@modelcontextprotocol/sdk/client/auth.js");
   await provider.prepare();
-  let scope = challenge.scope;
+  let scope = unionOf(challenge.scope, provider.wantedScope());
   if (!provider.machine) {
     // Discovery first (auth() then reuses it), to ask for offline_access where the
     // authorization server offers it: a refresh token spares the user the browser later.
@@ -108,18 +111,32 @@ async function runAuthorization(session: OAuthSession, challenge: Challenge, bas
     fetchFn: base,
   };
   let result: string;
-  try {
-    result = await auth(provider, options);
-    if (result === "REDIRECT") {
+  const flow = async () => {
+    let outcome = await auth(provider, options);
+    if (outcome === "REDIRECT") {
       const authorizationCode = await provider.authorizationCode();
-      result = await auth(provider, { ...options, authorizationCode });
+      outcome = await auth(provider, { ...options, authorizationCode });
     }
+    return outcome;
+  };
+  try {
+    result = challenge.stepUp ? await provider.stepUp(flow) : await flow();
   } catch (error) {
-    if (error instanceof McpNeedsLoginError) throw error;
+    if (error instanceof McpNeedsLoginError) {
+      // A step-up headless: `hx mcp login` will ask for these scopes.
+      if (challenge.scope)
+        await provider.rememberWantedScope(unionOf(challenge.scope, provider.wantedScope()) ?? "");
+      throw error;
+    }
     throw new Error(`authorization failed: ${describe(error)}`);
   }
   if (result !== "AUTHORIZED") throw new Error("authorization did not finish");
   session.onAuthorized?.(performance.now() - started);
+}
+
+function unionOf(a: string | undefined, b: string | undefined): string | undefined {
+  const scopes = [...new Set(`${a ?? ""} ${b ?? ""}`.split(" ").filter(Boolean))];
+  return scopes.length ? scopes.join(" ") : undefined;
 }
 
 /** `scope` plus offline_access when the authorization server lists it (SEP-2207); else as it is. */

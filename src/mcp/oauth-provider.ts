@@ -52,7 +52,20 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly store: AuthStore,
     private readonly authorizer: Authorizer,
     private readonly callback: LoopbackCallback,
+    /** `hx mcp login`: authorize afresh; the stored tokens are not used (nor lost) until new ones come. */
+    private fresh = false,
   ) {}
+
+  /** Scopes a step-up needed that a headless run could not get (asked for at the next login). */
+  wantedScope(): string | undefined {
+    return this.store.read(this.key)?.wantedScope;
+  }
+
+  async rememberWantedScope(scope: string): Promise<void> {
+    await this.store.update(this.key, this.url, (record) => {
+      record.wantedScope = scope;
+    });
+  }
 
   /** No browser: client credentials, or an identity provider's assertion (jwt_bearer). */
   get machine(): boolean {
@@ -66,7 +79,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   /** Why this run cannot authorize (headless, nothing stored): the one line to show; else undefined. */
   loginNeeded(): McpNeedsLoginError | undefined {
-    if (this.authorizer.canAuthorize || this.hasCredentials()) return undefined;
+    if (this.authorizer.canAuthorize || (this.hasCredentials() && !this.fresh)) return undefined;
     return new McpNeedsLoginError(this.server, "needs authorization");
   }
 
@@ -134,7 +147,22 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.store.read(this.key)?.tokens as OAuthTokens | undefined;
+    if (this.fresh) return undefined;
+    const tokens = this.store.read(this.key)?.tokens as OAuthTokens | undefined;
+    if (!tokens || !this.steppingUp) return tokens;
+    const { refresh_token: _kept, ...withoutRefresh } = tokens;
+    return withoutRefresh;
+  }
+
+  /** A step-up (403 insufficient_scope): a refresh cannot add scopes, so auth() must authorize. */
+  private steppingUp = false;
+  async stepUp<T>(run: () => Promise<T>): Promise<T> {
+    this.steppingUp = true;
+    try {
+      return await run();
+    } finally {
+      this.steppingUp = false;
+    }
   }
 
   /** Whether the stored access token is past its `expires_in` (30 s early). */
@@ -156,7 +184,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
           : {}),
       } as unknown as Record<string, unknown>;
       record.savedAt = Date.now();
+      delete record.wantedScope;
     });
+    this.fresh = false;
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {

@@ -15,6 +15,8 @@ export interface StoredAuth {
   /** When the tokens were saved (ms since the epoch), to tell when `expires_in` runs out. */
   savedAt?: number;
   discovery?: Record<string, unknown>;
+  /** Scopes a step-up asked for that a headless run could not get: `hx mcp login` asks for them. */
+  wantedScope?: string;
 }
 
 export type AuthPart = "client" | "tokens" | "discovery";

@@ -124,4 +124,32 @@ describe("OAuth for remote MCP servers", () => {
     expect(loggedMessages(log).filter((e) => e.path === "/authorize")).toHaveLength(1); // the login's
     expect(loggedMessages(log).filter((e) => e.path === "/token").length).toBeGreaterThanOrEqual(2);
   });
+
+  it("a step-up a headless run cannot do names hx mcp login, which then asks for the new scope", async () => {
+    const log = path.join(h.work, "server.jsonl");
+    const server = await startServer(["--oauth", "--step-up", "--log", log]);
+    const home = tempDir("hx-oauth-home-");
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), { web: { type: "http", url: server.url } });
+    const login = () =>
+      runHx(["mcp", "login", "web", "--mcp-config", config, "-C", h.work], {
+        env: { HOME: home, HX_BROWSER: FOLLOW_REDIRECT },
+      });
+    expect((await login()).code).toBe(0);
+    h.server.reply().tool("mcp__web__admin", {});
+    h.server.reply().text("done");
+    const refused = await h.agent("x", ["--mcp-config", config, ...BYPASS], { env: { HOME: home } });
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(toolResultsOf(h.server.requests[1])[0]).toBe(
+      "Error: MCP server 'web' needs you to authorize again: run hx mcp login web; the call of admin was not made. Tell the user.",
+    );
+
+    const again = await login();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/authorize\?[^\n]*scope=mcp\+admin/);
+    h.server.reply().tool("mcp__web__admin", {});
+    h.server.reply().text("done");
+    const allowed = await h.agent("x", ["--mcp-config", config, ...BYPASS], { env: { HOME: home } });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(toolResultsOf(h.server.requests[3])[0]).toBe("admin done");
+  });
 });

@@ -277,6 +277,16 @@ describe("hx acp", () => {
     expect(harness.invalid).toEqual([]);
   });
 
+  it("a model error ends the prompt with a JSON-RPC error naming the cause", async () => {
+    const harness = await start();
+    const sessionId = await newSession(harness);
+    server.httpError(401, { error: { message: "invalid key", type: "invalid_request_error" } });
+    await expect(prompt(harness, sessionId, "hi")).rejects.toThrow(/401|key|rejected/i);
+    server.reply().text("fine again");
+    expect((await prompt(harness, sessionId, "again")).stopReason).toBe("end_turn");
+    expect(harness.invalid).toEqual([]);
+  });
+
   it("writes nothing but JSON-RPC to stdout", async () => {
     const harness = await start();
     const sessionId = await newSession(harness);

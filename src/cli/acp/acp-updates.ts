@@ -81,6 +81,14 @@ export class EventMapper {
         if (plan && !failed) updates.push(planUpdate(plan));
         return updates;
       }
+      case "retry":
+        // ACP cannot take back streamed text: say that the answer starts again.
+        return [
+          {
+            sessionUpdate: "agent_thought_chunk",
+            content: { type: "text", text: `\n[${event.reason}; retrying, the answer starts again]\n` },
+          },
+        ];
       case "notice":
         // Compaction, spilled output, warnings: shown as the agent's thought, not its answer.
         return [

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { userSettingsDir } from "../config/settings.js";
 import type { PermissionAsker } from "../permissions/ask.js";
+import { shellCommandsIn } from "../skills/body-expansion.js";
 import { discoverSkills } from "../skills/discover.js";
 import { projectFileTrusted, recordTrust, type TrustedSettings, trustFile } from "../trust/index.js";
 
@@ -12,12 +13,18 @@ export function whatTrustEnables(settings: TrustedSettings, cwd: string): string
       `  ${path.relative(cwd, file) || file}: ${ignored.map((i) => `${i.key} (${i.value})`).join(", ")}`,
   );
   const skills = discoverSkills({ cwd, extraPaths: settings.merged.skills?.paths }).skills.filter(
-    (skill) => skill.allowedTools.length > 0 && !projectFileTrusted(skill.file, settings.trust),
+    (skill) => !skill.remote && !projectFileTrusted(skill.file, settings.trust),
   );
-  for (const skill of skills)
-    lines.push(
-      `  skill ${skill.name}: allowed-tools ${skill.allowedTools.join(" ")} (${path.relative(cwd, skill.file)})`,
-    );
+  for (const skill of skills) {
+    const grants: string[] = [];
+    if (skill.allowedTools.length > 0) grants.push(`allowed-tools ${skill.allowedTools.join(" ")}`);
+    if (skill.hooks && Object.keys(skill.hooks).length > 0)
+      grants.push(`hooks ${Object.keys(skill.hooks).join(", ")}`);
+    const commands = shellCommandsIn(skill.body).length;
+    if (commands > 0) grants.push(`${commands} !\`cmd\` line${commands === 1 ? "" : "s"}`);
+    if (grants.length > 0)
+      lines.push(`  skill ${skill.name}: ${grants.join("; ")} (${path.relative(cwd, skill.file)})`);
+  }
   return lines;
 }
 

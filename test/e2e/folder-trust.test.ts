@@ -172,6 +172,12 @@ describe("the interactive session asks once at start", () => {
   it("line mode: the question lists what trusting enables; n keeps it all off and says so", async () => {
     const marker = path.join(tempDir("hx-trust-marker-"), "hook-ran");
     cloneHostileRepo(marker);
+    const setup = path.join(h.work, ".claude", "skills", "setup");
+    mkdirSync(setup, { recursive: true });
+    writeFileSync(
+      path.join(setup, "SKILL.md"),
+      "---\nname: setup\ndescription: Sets up.\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: touch x\n---\nState: !`git status`\n",
+    );
     const run = await runHxInTerminal(h.args(), {
       cwd: h.work,
       steps: [
@@ -185,6 +191,9 @@ describe("the interactive session asks once at start", () => {
     expect(run.output).toContain("hooks.SessionStart (1 hook)");
     expect(run.output).toContain('permissions.defaultMode ("bypassPermissions")');
     expect(run.output).toContain("skill helper: allowed-tools Bash");
+    expect(run.output).toContain(
+      "skill setup: hooks PreToolUse; 1 !`cmd` line (.claude/skills/setup/SKILL.md)",
+    );
     expect(run.output).toContain(`[a] yes, always: save hx trust ${realpathSync(h.work)}`);
     expect(run.output).toContain("warning: this folder is not trusted, so hx ignored");
     expect(existsSync(marker)).toBe(false);

@@ -11,6 +11,7 @@ import { registerSkillsCommand } from "./skills-command.js";
 import { registerTasksCommand } from "./tasks-command.js";
 import { registerTrustCommand } from "./trust-command.js";
 import { VERSION } from "./version.js";
+import { registerWorktreeCommand } from "./worktree-command.js";
 
 /** Options shared by `hx agent` and the interactive session. */
 function addRunOptions(command: Command): Command {
@@ -20,6 +21,7 @@ function addRunOptions(command: Command): Command {
     .option("--base-url <url>", "API base URL, e.g. http://127.0.0.1:11434/v1 for a local server")
     .option("--max-turns <n>", "stop after N model requests (default 50)")
     .option("-C, --cwd <dir>", "work in DIR instead of the current folder")
+    .option("-w, --worktree [name]", "work in a new git worktree .hx/worktrees/NAME (branch hx/NAME)")
     .addOption(new Option("--output-format <format>", "text, json or stream-json").default(undefined))
     .option("--thinking <on|off>", "DeepSeek thinking mode (default on)")
     .option("--script <file>", "reply script for --provider scripted")
@@ -133,6 +135,7 @@ function buildProgram(): Command {
   registerSessionsCommand(program);
   registerTasksCommand(program);
   registerRewindCommand(program);
+  registerWorktreeCommand(program);
   registerDoctorCommand(program);
   registerPermissionsCommand(program);
   registerMcpCommand(program);

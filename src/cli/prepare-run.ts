@@ -16,6 +16,7 @@ import {
 } from "../trust/index.js";
 import { type RunConfig, type RunFlags, resolveRunConfig, UsageError } from "./run-config.js";
 import { VERSION } from "./version.js";
+import { enterWorktree } from "./worktree-run.js";
 
 export interface PreparedRun {
   cwd: string;
@@ -46,7 +47,9 @@ export async function resolveRun(
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   options: { quietTrust?: boolean } = {},
 ): Promise<Omit<PreparedRun, "provider">> {
-  const cwd = resolveCwd(flags.cwd);
+  const cwd = flags.worktree
+    ? enterWorktree(resolveCwd(flags.cwd), flags.worktree, warn)
+    : resolveCwd(flags.cwd);
   const settings = await loadTrustedSettings(cwd, { trustFlag: flags.trust });
   reportSettingsProblems(settings.diagnostics, cwd, warn);
   // The interactive session asks first and says it itself (`quietTrust`).

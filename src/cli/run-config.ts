@@ -27,6 +27,8 @@ export interface RunFlags {
   strictMcpConfig?: boolean;
   /** `--trust`: trust this folder for this run (its project settings apply whole). */
   trust?: boolean;
+  /** `--worktree [NAME]`: work in a new git worktree `.hx/worktrees/NAME` (true: a made-up name). */
+  worktree?: string | boolean;
 }
 
 export type OutputFormat = "text" | "json" | "stream-json";

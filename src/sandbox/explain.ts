@@ -3,7 +3,12 @@
  * fail, so it changes course instead of retrying: writes outside the writable folders give
  * "Read-only file system", and without network names do not resolve. Empty otherwise.
  */
-export function explainSandboxFailure(output: string, refusedHosts: readonly string[] = []): string {
+export function explainSandboxFailure(
+  output: string,
+  refusedHosts: readonly string[] = [],
+  /** The network goes through the allow-list's proxy (`refusedHosts` comes from it). */
+  allowList = false,
+): string {
   const notes: string[] = [];
   for (const host of refusedHosts)
     notes.push(
@@ -21,7 +26,9 @@ export function explainSandboxFailure(output: string, refusedHosts: readonly str
     )
   ) {
     notes.push(
-      "the network is off for commands; ask the user to set sandbox.network to true if it is needed",
+      allowList
+        ? "commands reach the network only through hx's proxy (HTTP_PROXY / HTTPS_PROXY are set), to the hosts the user allowed; a program that ignores those variables cannot resolve names"
+        : "the network is off for commands; ask the user to set sandbox.network to true if it is needed",
     );
   }
   return notes.length === 0 ? "" : `\n\n[hx sandbox: ${notes.join("; ")}.]`;

@@ -155,10 +155,10 @@ export function createNetworkGate(options: {
   }
 }
 
-/** The line-mode question: `Allow commands to reach example.com? [o]nce / [s]ession / [a]lways / [n]o `. */
+/** The line-mode question: `Allow commands to reach example.com? [o] once  [s] this session  [a] always  [n] no `. */
 export function formatNetworkQuestion(request: Pick<NetworkRequest, "host" | "port">): string {
   const port = request.port === 443 || request.port === 80 ? "" : ` (port ${request.port})`;
-  return `Allow commands to reach ${request.host}${port}? [o]nce / [s]ession / [a]lways / [n]o `;
+  return `Allow commands to reach ${request.host}${port}? [o] once  [s] this session  [a] always  [n] no `;
 }
 
 /** Reads an answer: o/once, s/session (y/yes too), a/always; anything else (an empty line included) is "no". */

@@ -184,7 +184,12 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
             : "To see the cut part, narrow the command or redirect its output to a file and grep or read it.",
       }).text;
       let body = shown.trim() === "" ? "(no output)" : shown.replace(/\n$/, "");
-      if (launch.sandboxed) body += explainSandboxFailure(output, launch.refusedHosts?.() ?? []);
+      if (launch.sandboxed)
+        body += explainSandboxFailure(
+          output,
+          launch.refusedHosts?.() ?? [],
+          launch.refusedHosts !== undefined,
+        );
       if (run.ending.kind === "aborted") throw new ToolError(`the command was cancelled.\n${body}`);
       if (run.ending.kind === "timeout") {
         // The error first: the trace shows an error's first line.

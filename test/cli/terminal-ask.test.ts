@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { formatLineQuestion, parseLineAnswer } from "../../src/cli/permission-choices.js";
-import { createTerminalAsker } from "../../src/cli/terminal-ask.js";
+import { createTerminalAsker, createTerminalNetworkAsker } from "../../src/cli/terminal-ask.js";
 
 const request = (signal = new AbortController().signal) => ({
   tool: "bash",
@@ -11,6 +11,27 @@ const request = (signal = new AbortController().signal) => ({
   rule: "bash(git status)",
   reason: "r",
   signal,
+});
+
+describe("the network allow-list's line-mode question", () => {
+  it("asks once / this session / always / no about the host and reads one line", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let written = "";
+    output.on("data", (chunk) => {
+      written += chunk;
+    });
+    const ask = createTerminalNetworkAsker({ input, output });
+    const answer = ask({ host: "registry.npmjs.org", port: 443 });
+    input.write("s\n");
+    expect(await answer).toBe("session");
+    expect(written).toContain(
+      "Allow commands to reach registry.npmjs.org? [o] once  [s] this session  [a] always  [n] no",
+    );
+    const again = ask({ host: "x.org", port: 8080 });
+    input.end();
+    expect(await again).toBe("no");
+  });
 });
 
 describe("terminal asker", () => {

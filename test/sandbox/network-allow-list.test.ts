@@ -98,7 +98,7 @@ describe("allow-list patterns", () => {
 
   it("asks once / session / always / no; an empty answer is no", () => {
     expect(formatNetworkQuestion({ host: "example.com", port: 443 })).toBe(
-      "Allow commands to reach example.com? [o]nce / [s]ession / [a]lways / [n]o ",
+      "Allow commands to reach example.com? [o] once  [s] this session  [a] always  [n] no ",
     );
     expect(formatNetworkQuestion({ host: "x.org", port: 8080 })).toContain("x.org (port 8080)?");
     expect(["o", "s", "y", "always", "", "n", "whatever", undefined].map(parseNetworkAnswer)).toEqual([

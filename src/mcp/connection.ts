@@ -359,8 +359,12 @@ export class McpConnection {
       probing = true;
       client
         .ping({ timeout: STREAM_PROBE_MS })
-        .catch(() => {
-          if (client === this.client) void client.close();
+        .catch((error) => {
+          // Any JSON-RPC answer (even "no such method") means the server is there; no answer
+          // in time (-32001) or a failed request means it is gone.
+          const code = (error as { code?: unknown }).code;
+          const answered = typeof code === "number" && code !== -32001 && code > -33000 && code < 0;
+          if (!answered && client === this.client) void client.close();
         })
         .finally(() => {
           probing = false;

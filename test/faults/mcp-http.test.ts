@@ -47,4 +47,15 @@ describe("an HTTP MCP server that goes away", () => {
       /MCP server 'web' (could not be reached .*the call of echo was not made|is not running)/,
     );
   });
+
+  it("keeps a server whose stream fails but which answers (even a ping it does not know)", async () => {
+    const config = await web(["--sse", "--no-ping", "--get-500"]);
+    h.server.reply().tool("mcp__web__echo", { text: "one" });
+    h.server.reply().tool("mcp__web__echo", { text: "two" });
+    h.server.reply().text("done");
+    const run = await h.agent("x", [...config, ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResultsOf(h.server.requests[2])).toEqual(["echo: one", "echo: two"]);
+    expect(run.stderr).not.toContain("restarted");
+  });
 });

@@ -61,9 +61,12 @@ export function skillUsage(
         const record = entry(load.name);
         if (load.by === "model") record.loadsByModel += 1;
         else record.loadsByUser += 1;
-        record.bodyTokens = load.tokens;
         record.seenIn.add(session.id);
-        if (line.at > record.lastUsed) record.lastUsed = line.at;
+        // The body as last sent: the latest load by time, whatever order the sessions come in.
+        if (line.at >= record.lastUsed) {
+          record.lastUsed = line.at;
+          record.bodyTokens = load.tokens;
+        }
         active.push({ name: load.name, tokens: load.tokens });
       }
     }

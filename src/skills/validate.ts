@@ -60,6 +60,9 @@ export function validateSkillContent(
   options: ValidationOptions = {},
 ): Diagnostic[] {
   const at = (d: Diagnostic): Diagnostic => inFile(d, file);
+  // The reference reads the file as written: a byte-order mark is text before the opening ---.
+  if (options.strict && content.startsWith("\uFEFF"))
+    return [at(error("skill.frontmatter.missing", "SKILL.md must start with YAML frontmatter (---)"))];
   const split = splitFrontmatter(content);
   if (split.kind === "none")
     return [at(error("skill.frontmatter.missing", "SKILL.md must start with YAML frontmatter (---)"))];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../../src/context/tokens.js";
-import type { TranscriptLine } from "../../src/transcript/events.js";
 import { type SessionEvents, skillUsage } from "../../src/skills/usage-stats.js";
+import type { TranscriptLine } from "../../src/transcript/events.js";
 
 const load = (at: string, body: string): TranscriptLine => ({
   type: "message",

@@ -38,7 +38,10 @@ const bypass = ["--permission-mode", "bypassPermissions"];
 function sessionFiles(): string[] {
   const root = path.join(home, ".hx", "sessions");
   if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
+  // hx's own transcripts; the Claude-shaped mirror for hooks lives in claude/.
+  return readdirSync(root, { recursive: true, encoding: "utf8" }).filter(
+    (f) => f.endsWith(".jsonl") && !f.split(path.sep).includes("claude"),
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary output fields.

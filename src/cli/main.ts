@@ -4,6 +4,7 @@ import { ProviderError } from "../providers/provider.js";
 import { registerDoctorCommand } from "./doctor-command.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { registerPermissionsCommand } from "./permissions-command.js";
+import { registerPluginCommand } from "./plugin-command.js";
 import { registerRewindCommand } from "./rewind-command.js";
 import { UsageError } from "./run-config.js";
 import { registerSessionsCommand } from "./sessions-command.js";
@@ -139,6 +140,7 @@ function buildProgram(): Command {
   registerDoctorCommand(program);
   registerPermissionsCommand(program);
   registerMcpCommand(program);
+  registerPluginCommand(program);
   registerTrustCommand(program);
   return program;
 }

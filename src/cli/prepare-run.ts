@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { LoadedSettings } from "../config/settings.js";
@@ -50,7 +50,10 @@ export async function resolveRun(
   const cwd = flags.worktree
     ? enterWorktree(resolveCwd(flags.cwd), flags.worktree, warn)
     : resolveCwd(flags.cwd);
-  const settings = await loadTrustedSettings(cwd, { trustFlag: flags.trust });
+  const settings = await withApprovedPlugins(
+    await loadTrustedSettings(cwd, { trustFlag: flags.trust }),
+    warn,
+  );
   reportSettingsProblems(settings.diagnostics, cwd, warn);
   // The interactive session asks first and says it itself (`quietTrust`).
   if (!options.quietTrust) reportTrust(settings, cwd, warn);
@@ -121,6 +124,16 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
     maxResponseBytes: config.maxResponseBytes,
   });
   return { ...resolved, provider };
+}
+
+/** Approved plugins' skills, servers and hooks; the plugin module loads only when plugins are installed. */
+async function withApprovedPlugins(
+  settings: TrustedSettings,
+  warn: (line: string) => void,
+): Promise<TrustedSettings> {
+  if (!existsSync(path.join(os.homedir(), ".hx", "plugins", "plugins-lock.json"))) return settings;
+  const { withPlugins } = await import("../plugins/load.js");
+  return withPlugins(settings, warn);
 }
 
 /** The broken trust file and what an untrusted folder's settings did not get: one line each. */

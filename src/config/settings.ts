@@ -30,6 +30,8 @@ export interface SettingsFile {
   path: string;
   scope: "user" | "project" | "local";
   settings: Settings;
+  /** An approved plugin's parts (src/plugins): its hooks run with `CLAUDE_PLUGIN_ROOT` = `root`. */
+  plugin?: { name: string; root: string };
   /** A Claude Code file (`.claude/settings.json`): only its shared keys apply (see claude-settings.ts). */
   claude?: {
     /** Its keys hx does not apply (`statusLine`, `permissions.additionalDirectories`), for `hx doctor`. */

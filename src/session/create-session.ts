@@ -1,9 +1,9 @@
 import { BackgroundJobs } from "../background/index.js";
-import type { LoadedSettings } from "../config/settings.js";
+import type { LoadedSettings, SettingsFile } from "../config/settings.js";
 import { Conversation } from "../core/conversation.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
-import { DEFAULT_STOP_HOOK_LIMIT } from "../hooks/index.js";
+import { DEFAULT_STOP_HOOK_LIMIT, HookRegistry } from "../hooks/index.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { NetworkAsker } from "../sandbox/network.js";
@@ -84,6 +84,17 @@ export interface SessionEnvironment {
   skillDescriptions?: Readonly<Record<string, string>>;
 }
 
+/** A plugin's hooks, run with `CLAUDE_PLUGIN_ROOT` set to its folder. */
+function pluginHooks(file: SettingsFile, log: (line: string) => void): HookRegistry {
+  const plugin = file.plugin!;
+  const { registry, warnings } = HookRegistry.fromSettings(file.settings.hooks, {
+    name: plugin.name,
+    env: { CLAUDE_PLUGIN_ROOT: plugin.root },
+  });
+  for (const warning of warnings) log(`warning: ${warning}`);
+  return registry;
+}
+
 /**
  * The composition root: one capability after another, each built from what came before it,
  * then the session that collects their tools, extensions, prompt filters, commands and
@@ -139,6 +150,8 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     resumed: env.resume !== undefined,
     transcriptPath: transcript.claude.file,
     permissionMode: () => permissionMode(),
+    // Approved plugins' hooks, each with its CLAUDE_PLUGIN_ROOT (src/plugins).
+    extra: env.settings.files.flatMap((file) => (file.plugin ? [pluginHooks(file, env.log)] : [])),
     shell,
   });
   // Before the skills: the servers' skills join the catalog (the capability keeps its place below).

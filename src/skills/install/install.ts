@@ -403,31 +403,8 @@ function copyIn(
   options: { target: InstallTarget; ref?: string; destination: string; keep?: Record<string, unknown> },
 ): InstalledSkill {
   const { destination } = options;
-  mkdirSync(path.dirname(destination), { recursive: true });
-  const skippedLinks: string[] = [];
-  const staging = `${destination}.hx-new-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
   const computedHash = computeSkillFolderHash(skill.dir);
-  try {
-    cpSync(skill.dir, staging, {
-      recursive: true,
-      filter: (from) => {
-        if (path.basename(from) === ".git") return false;
-        const stats = lstatSync(from);
-        if (stats.isSymbolicLink()) {
-          skippedLinks.push(path.relative(skill.dir, from));
-          return false;
-        }
-        if (!stats.isFile() && !stats.isDirectory())
-          throw new InstallError(`${path.relative(skill.dir, from)} is not a regular file or folder`);
-        return true;
-      },
-    });
-    rmSync(destination, { recursive: true, force: true });
-    renameSync(staging, destination);
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
+  const { skippedLinks } = copyFolderInto(skill.dir, destination);
   const base = path.dirname(options.target.lockFile);
   const skillPath = path.relative(fetched.dir, path.join(skill.dir, "SKILL.md")).split(path.sep).join("/");
   const { path: _path, digest: _digest, requestedRef: _requested, ...kept } = options.keep ?? {};
@@ -447,7 +424,42 @@ function copyIn(
   return { name: skill.name, dir: destination, entry, scripts: scriptsIn(destination), skippedLinks };
 }
 
-function scriptsIn(dir: string): string[] {
+/**
+ * Copies `from` to `destination` through a staging folder beside it (renamed into place only
+ * when the whole copy worked; removed on any failure): `.git` left out, symlinks not copied
+ * (a link could point anywhere on this machine; they are returned), anything that is not a
+ * regular file or folder refused. Used for skills and plugins alike.
+ */
+export function copyFolderInto(from: string, destination: string): { skippedLinks: string[] } {
+  mkdirSync(path.dirname(destination), { recursive: true });
+  const skippedLinks: string[] = [];
+  const staging = `${destination}.hx-new-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    cpSync(from, staging, {
+      recursive: true,
+      filter: (entry) => {
+        if (path.basename(entry) === ".git") return false;
+        const stats = lstatSync(entry);
+        if (stats.isSymbolicLink()) {
+          skippedLinks.push(path.relative(from, entry));
+          return false;
+        }
+        if (!stats.isFile() && !stats.isDirectory())
+          throw new InstallError(`${path.relative(from, entry)} is not a regular file or folder`);
+        return true;
+      },
+    });
+    rmSync(destination, { recursive: true, force: true });
+    renameSync(staging, destination);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return { skippedLinks };
+}
+
+/** Files below `dir` that could run (scripts/, executables, script extensions): worth a review. */
+export function scriptsIn(dir: string): string[] {
   return listFiles(dir).filter((relative) => {
     if (relative === "SKILL.md") return false;
     if (relative.startsWith("scripts/") || SCRIPT_EXTENSIONS.test(relative)) return true;

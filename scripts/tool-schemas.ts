@@ -5,6 +5,7 @@
 import type { ZodType } from "zod";
 import { bashKillParameters } from "../src/background/bash-kill-tool.js";
 import { bashOutputParameters } from "../src/background/bash-output-tool.js";
+import { exitPlanModeParameters } from "../src/plan/exit-plan-mode-tool.js";
 import { loadSkillParameters } from "../src/skills/load-skill-tool.js";
 import { taskParameters, taskParametersWithoutSkills } from "../src/subagent/task-tool.js";
 import { taskCreateParameters } from "../src/tasks/task-create-tool.js";
@@ -39,6 +40,7 @@ export const BUILT_IN_PARAMETERS: Record<string, (zod: Zod) => ZodType> = {
   task_get: taskGetParameters,
   bash_output: bashOutputParameters,
   bash_kill: bashKillParameters,
+  exit_plan_mode: exitPlanModeParameters,
 };
 
 export function builtInToolSchemas(): Record<string, Record<string, unknown>> {

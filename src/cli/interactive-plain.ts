@@ -7,7 +7,12 @@ import type { InteractiveSetup } from "./interactive-setup.js";
 import { type PendingContext, runSubmission } from "./interactive-turn.js";
 import { editsChoice } from "./permission-choices.js";
 import { runOutcomeLines, sessionEndLines } from "./run-outcome.js";
-import { askOnReadline, createTerminalAsker, createTerminalNetworkAsker } from "./terminal-ask.js";
+import {
+  askOnReadline,
+  createPlanAsker,
+  createTerminalAsker,
+  createTerminalNetworkAsker,
+} from "./terminal-ask.js";
 import { createTerminalRenderer } from "./terminal-renderer.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
 import { formatStatsLine } from "./trace-format.js";
@@ -48,7 +53,8 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
   const askLine = process.stdin.isTTY
     ? (question: string, signal: AbortSignal) => askOnReadline(rl, question, signal)
     : undefined;
-  let session: AgentSession = await setup.openSession({ log, ask, askNetwork, askLine });
+  const askPlan = process.stdin.isTTY ? createPlanAsker({ readline: rl, output: process.stderr }) : undefined;
+  let session: AgentSession = await setup.openSession({ log, ask, askNetwork, askLine, askPlan });
   opened = session;
   const render = createTerminalRenderer({
     stdout: process.stdout,
@@ -63,7 +69,7 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     prices: setup.prices,
     async newConversation() {
       await session.close();
-      session = await setup.openSession({ log, ask, askNetwork, askLine }, { fresh: true });
+      session = await setup.openSession({ log, ask, askNetwork, askLine, askPlan }, { fresh: true });
       opened = session;
     },
     showConversation: (messages) => printConversation(messages),

@@ -1,4 +1,5 @@
 import type { PermissionAsker } from "../permissions/ask.js";
+import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
 import type { NetworkAsker } from "../sandbox/network.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { contextWindowFor, type PreparedRun, reportTrust, resolveRun, withProvider } from "./prepare-run.js";
@@ -32,6 +33,8 @@ export interface SessionIO {
   askNetwork?: NetworkAsker;
   /** One line of free text from the user (MCP servers' forms); absent: forms are declined. */
   askLine?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
+  /** Shows the model's plan for approval (exit_plan_mode). */
+  askPlan?: PlanAsker;
 }
 
 /**

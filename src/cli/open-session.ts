@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import type { PermissionAsker } from "../permissions/index.js";
+import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
 import type { NetworkAsker } from "../sandbox/network.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { createSession, type SessionEnvironment } from "../session/create-session.js";
@@ -17,6 +18,7 @@ export async function openSession(
     ask?: PermissionAsker;
     askNetwork?: NetworkAsker;
     askLine?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
+    askPlan?: PlanAsker;
   },
   extra: Pick<SessionEnvironment, "persist" | "extraCapabilities"> = {},
 ): Promise<AgentSession> {
@@ -35,6 +37,7 @@ export async function openSession(
     ask: io.ask,
     askNetwork: io.askNetwork,
     askLine: io.askLine,
+    askPlan: io.askPlan,
     resume,
     log: io.log,
     mcpConfigFiles: flags.mcpConfig,

@@ -4,12 +4,15 @@ import type { PermissionMode } from "../permissions/modes.js";
 /** What the user can answer to an approval question (both front ends offer the same). */
 export type QuestionChoice = "yes" | "allowEdits" | "always" | "no" | "instead";
 
-export interface ChoiceOption {
-  choice: QuestionChoice;
+/** One answer a question offers. */
+export interface PromptChoiceLike<C extends string> {
+  choice: C;
   /** The key that picks it. */
   key: string;
   label: string;
 }
+
+export type ChoiceOption = PromptChoiceLike<QuestionChoice>;
 
 /** Where the front end answers from: what it can change besides the answer. */
 export interface ChoiceContext {

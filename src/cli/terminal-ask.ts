@@ -1,9 +1,11 @@
 import { createInterface, type Interface } from "node:readline";
 import pc from "picocolors";
 import type { PermissionAsker, PermissionRequest } from "../permissions/ask.js";
+import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
 import { formatNetworkQuestion, type NetworkAsker, parseNetworkAnswer } from "../sandbox/network.js";
 import { changeCounts, renderDiff } from "./diff-view.js";
 import { type ChoiceContext, formatLineQuestion, parseLineAnswer } from "./permission-choices.js";
+import { PLAN_CHOICES } from "./plan-choices.js";
 import { neutraliseTerminalText } from "./terminal-safe.js";
 
 export interface TerminalAskerOptions {
@@ -63,6 +65,24 @@ export function createTerminalNetworkAsker(options: TerminalAskerOptions = {}): 
       : await readOneLine(options.input ?? process.stdin, output, question);
     if (line === undefined) output.write("\n");
     return parseNetworkAnswer(line);
+  };
+}
+
+/**
+ * The plan question in the line mode: the plan, then `Carry out this plan? [y] … [d] … [n] …`;
+ * text that is no key is what to change (keep planning), as is an empty line or no answer.
+ */
+export function createPlanAsker(options: { readline: Interface; output?: NodeJS.WritableStream }): PlanAsker {
+  return async (plan, signal) => {
+    const output = options.output ?? process.stderr;
+    output.write(`\nThe model's plan:\n${neutraliseTerminalText(plan)}\n\n`);
+    const keys = PLAN_CHOICES.map((c) => `[${c.key}] ${c.label.charAt(0).toLowerCase()}${c.label.slice(1)}`);
+    const line = await questionOn(options.readline, `Carry out this plan? ${keys.join("  ")} `, signal);
+    if (line === undefined) output.write("\n");
+    const text = (line ?? "").trim();
+    const picked = PLAN_CHOICES.find((c) => c.key === text.toLowerCase());
+    if (picked && picked.choice !== "revise") return { kind: "approve", mode: picked.choice };
+    return { kind: "revise", feedback: picked ? "" : text };
   };
 }
 

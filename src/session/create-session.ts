@@ -5,6 +5,7 @@ import { formatDiagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
 import { DEFAULT_STOP_HOOK_LIMIT, HookRegistry } from "../hooks/index.js";
 import type { PermissionAsker } from "../permissions/index.js";
+import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { NetworkAsker } from "../sandbox/network.js";
 import type { SandboxMode } from "../sandbox/types.js";
@@ -23,6 +24,7 @@ import { setUpProjectInstructions } from "./instructions-setup.js";
 import type { McpSetup } from "./mcp-setup.js";
 import { startMcp } from "./mcp-start.js";
 import { setUpPermissions } from "./permissions-setup.js";
+import { setUpPlanExit } from "./plan-setup.js";
 import { setUpShell } from "./shell-setup.js";
 import { setUpSkills } from "./skills-setup.js";
 import { setUpSubagents } from "./subagent-setup.js";
@@ -48,6 +50,8 @@ export interface SessionEnvironment {
   sandboxMode?: SandboxMode;
   /** Asks the user about a tool call; undefined when nobody can answer (scripts, CI). */
   ask?: PermissionAsker;
+  /** Shows the model's plan (exit_plan_mode) for approval; undefined when nobody can answer. */
+  askPlan?: PlanAsker;
   /** Asks about a host the network allow-list does not list (line mode); otherwise `ask` does. */
   askNetwork?: NetworkAsker;
   /** One line of free text from the user (MCP servers' forms, line mode). */
@@ -209,6 +213,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     instructions,
     hooks,
     permissions,
+    setUpPlanExit({ mode: permissions.mode, ask: env.askPlan }),
     todo,
     setUpBackground(basics, jobs),
     taskBoard,

@@ -36,6 +36,7 @@ export class ToolRegistry {
   /** Each tool's zod schema, built on first use. */
   private readonly checkers = new Map<Tool, ZodType>();
   private cachedSchemas?: ToolSchema[];
+  private cachedKey?: string;
 
   constructor(tools: Iterable<Tool>) {
     this.add(tools);
@@ -76,9 +77,16 @@ export class ToolRegistry {
     this.cachedSchemas = undefined;
   }
 
-  /** Schemas in registration order; computed once so every request sends identical bytes. */
+  /**
+   * Schemas of the tools offered now, in registration order; computed once per set of offered
+   * tools, so every request sends identical bytes while it stays the same.
+   */
   schemas(): ToolSchema[] {
-    this.cachedSchemas ??= [...this.byName.values()].map((tool) => {
+    const offered = [...this.byName.values()].filter((tool) => tool.offered?.() ?? true);
+    const key = offered.map((tool) => tool.name).join("\n");
+    if (this.cachedSchemas && this.cachedKey === key) return this.cachedSchemas;
+    this.cachedKey = key;
+    this.cachedSchemas = offered.map((tool) => {
       const parameters = tool.jsonSchema ?? this.derived.get(tool);
       if (!parameters)
         throw new Error(`ToolRegistry: await ready() before schemas() (${tool.name} has no schema yet)`);

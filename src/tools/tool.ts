@@ -35,6 +35,11 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   jsonSchema?: Record<string, unknown>;
   effect: ToolEffect;
   /**
+   * Whether the model is offered the tool now (read before each request); absent: always. A
+   * tool not offered stays callable, so it says itself when it does not apply.
+   */
+  offered?(): boolean;
+  /**
    * The text permission rules match against, e.g. the command for `bash(git push*)` or the
    * path for `write_file(src/**)`. Undefined: only bare-name rules apply. Callers should pass
    * the workspace, so path subjects come out relative to its root with symlinks resolved.

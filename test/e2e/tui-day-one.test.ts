@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/temp-dir.js";
 import { type Screen, startScreen, TMUX_AVAILABLE } from "../support/tmux-screen.js";
-import { KEYS, messagesOf, useHarness } from "./harness-support.js";
+import { KEYS, messagesOf, toolNamesOf, toolResultsOf, useHarness } from "./harness-support.js";
 
 const h = useHarness();
 let screen: Screen | undefined;
@@ -131,12 +131,12 @@ describe.skipIf(!TMUX_AVAILABLE)("approval questions in the full screen", () => 
     h.server.reply().text("will use a temp file");
     const s = open();
     const asked = await askFor(s, "Allow write_file(long.txt)?");
-    expect(asked).toMatch(/… \d+ more lines \(Ctrl-O: the whole diff\)/);
+    expect(asked).toMatch(/… \d+ more lines \(Ctrl-O: the whole of it\)/);
     expect(asked).not.toContain("+row 80");
     s.keys("C-o");
     await s.waitFor("+row 80");
     s.keys("C-o");
-    await s.waitFor("Ctrl-O: the whole diff");
+    await s.waitFor("Ctrl-O: the whole of it");
     await pause(400);
     for (let i = 0; i < 4; i++) {
       s.keys("Down");
@@ -216,5 +216,63 @@ describe.skipIf(!TMUX_AVAILABLE)("!cmd in the full screen", () => {
     await s.waitFor("noted");
     expect(h.server.requests).toHaveLength(1);
     expect(messagesOf(h.server.requests[0]).at(-1).content).toMatch(/^what did I run\?[\s\S]*user-ran-it/);
+  });
+});
+
+describe.skipIf(!TMUX_AVAILABLE)("leaving plan mode in the full screen", () => {
+  const plan = "# Plan\n\n1. Write **a.txt** with one line\n2. Check it";
+
+  it("exit_plan_mode shows the plan rendered; approving sets the chosen mode and the model carries on", async () => {
+    h.server.reply().tool("exit_plan_mode", { plan });
+    h.server.reply().tool("write_file", { path: "a.txt", content: "one\n" });
+    h.server.reply().text("plan carried out");
+    const s = open(["--permission-mode", "plan"]);
+    await opened(s);
+    send(s, "plan it");
+    const shown = await s.waitFor("The model's plan:");
+    expect(shown).toContain("Write a.txt with one line");
+    expect(shown).not.toContain("**a.txt**");
+    expect(shown).toContain("Yes, and allow all edits (acceptEdits)");
+    await pause(400);
+    s.type("y");
+    await s.waitFor("plan carried out");
+    await s.waitFor("· acceptEdits ·");
+    expect(existsSync(path.join(h.work, "a.txt"))).toBe(true);
+    // Offered in plan mode only.
+    expect(toolNamesOf(h.server.requests[0])).toContain("exit_plan_mode");
+    expect(toolNamesOf(h.server.requests[1])).not.toContain("exit_plan_mode");
+    expect(toolResultsOf(h.server.requests[1])[0]).toMatch(
+      /approved the plan\. The permission mode is now acceptEdits/,
+    );
+  });
+
+  it("'keep planning' sends the feedback; the mode stays plan", async () => {
+    h.server.reply().tool("exit_plan_mode", { plan });
+    h.server.reply().text("revising");
+    const s = open(["--permission-mode", "plan"]);
+    await opened(s);
+    send(s, "plan it");
+    await s.waitFor("The model's plan:");
+    await pause(400);
+    s.type("n");
+    await s.waitFor("What should change in the plan?");
+    s.type("add a test first");
+    s.keys("Enter");
+    await s.waitFor("revising");
+    expect(s.capture().join("\n")).toMatch(/· plan ·/);
+    expect(toolResultsOf(h.server.requests[1])[0]).toMatch(/keep planning: add a test first/);
+    expect(toolNamesOf(h.server.requests[1])).toContain("exit_plan_mode");
+  });
+});
+
+describe("plan mode headless", () => {
+  it("exit_plan_mode cannot be approved: the mode stays plan and the model ends with the plan", async () => {
+    h.server.reply().tool("exit_plan_mode", { plan: "1. do it" });
+    h.server.reply().text("1. do it");
+    const run = await h.agent("plan it", ["--permission-mode", "plan"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("1. do it");
+    expect(toolResultsOf(h.server.requests[1])[0]).toMatch(/Nobody can approve the plan in this run/);
+    expect(toolNamesOf(h.server.requests[1])).toContain("exit_plan_mode");
   });
 });

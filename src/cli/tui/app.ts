@@ -12,17 +12,19 @@ import {
 import { matchesKey } from "@mariozechner/pi-tui/dist/keys.js";
 import { ProcessTerminal } from "@mariozechner/pi-tui/dist/terminal.js";
 import { type Component, Container, TUI } from "@mariozechner/pi-tui/dist/tui.js";
-import { truncateToWidth } from "@mariozechner/pi-tui/dist/utils.js";
+import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui/dist/utils.js";
 import { errorMessage } from "../../core/error-message.js";
 import type { AgentEvent } from "../../core/events.js";
 import { addUsage, emptyUsage, type Usage } from "../../core/messages.js";
 import type { PermissionAnswer, PermissionAsker } from "../../permissions/ask.js";
 import type { PermissionMode } from "../../permissions/modes.js";
+import type { PlanAnswer, PlanAsker } from "../../plan/exit-plan-mode-tool.js";
 import type { AgentSession, SessionRunResult } from "../../session/agent-session.js";
 import { type InteractiveHost, interactiveCommands, nextPermissionMode } from "../interactive-commands.js";
 import type { InteractiveSetup } from "../interactive-setup.js";
 import type { PendingContext } from "../interactive-turn.js";
-import { answerFor, type ChoiceContext, editsChoice, questionChoices } from "../permission-choices.js";
+import { answerFor, editsChoice, type QuestionChoice, questionChoices } from "../permission-choices.js";
+import { PLAN_CHOICES, type PlanChoice } from "../plan-choices.js";
 import type { RunFlags } from "../run-config.js";
 import { runOutcomeLines, sessionEndLines } from "../run-outcome.js";
 import { compact, formatStatusLine } from "../session-status.js";
@@ -30,8 +32,8 @@ import { VERSION } from "../version.js";
 import { ChatLog } from "./chat-log.js";
 import { PromptCompletions } from "./completions.js";
 import { HistorySearch } from "./history-search.js";
-import { PermissionPrompt } from "./permission-prompt.js";
 import { PromptHistory } from "./prompt-history.js";
+import { permissionBody, type QuestionOptions, QuestionPrompt } from "./question-prompt.js";
 import { screenText } from "./screen-text.js";
 import { createTheme } from "./theme.js";
 
@@ -182,32 +184,37 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
     );
   };
 
-  // ---- permission questions, drawn in the prompt's place
-  const ask: PermissionAsker = (request) =>
-    new Promise<PermissionAnswer>((resolve) => {
+  // ---- questions (approvals, plans), drawn in the prompt's place
+  /**
+   * Shows a question until a choice is made; `onCancel`: the answer when the run is cancelled
+   * or Esc / Ctrl-C declines (which also stops the turn).
+   */
+  const showQuestion = <C extends string, A>(
+    options: Omit<QuestionOptions<C>, "maxBodyLines">,
+    signal: AbortSignal,
+    answer: (choice: C, text?: string) => A,
+    onCancel: A,
+  ): Promise<A> =>
+    new Promise<A>((resolve) => {
       let settled = false;
-      const settle = (answer: PermissionAnswer) => {
+      const settle = (value: A) => {
         if (settled) return;
         settled = true;
-        request.signal.removeEventListener("abort", onAbort);
+        signal.removeEventListener("abort", onAbort);
         slot.show(editor);
         tui.setFocus(editor);
         if (running) showSpinner(true);
         tui.requestRender();
-        resolve(answer);
+        resolve(value);
       };
-      const onAbort = () => settle("no");
-      request.signal.addEventListener("abort", onAbort, { once: true });
-      const context = session
-        ? editsChoice(session.permissions, () => updateStatus())
-        : ({} satisfies ChoiceContext);
-      const choices = questionChoices(request, context);
-      // The rest of the screen's rows go to the diff, less the question's own lines.
-      const diffRows = () => Math.max(4, tui.terminal.rows - 10 - choices.length);
-      const prompt = new PermissionPrompt(request, choices, theme, diffRows, {
-        choose: (choice, instead) => settle(answerFor(choice, context, instead)),
+      const onAbort = () => settle(onCancel);
+      signal.addEventListener("abort", onAbort, { once: true });
+      // The rest of the screen's rows go to the body, less the question's own lines.
+      const maxBodyLines = () => Math.max(4, tui.terminal.rows - 8 - options.choices.length);
+      const prompt = new QuestionPrompt({ ...options, maxBodyLines }, theme, {
+        choose: (choice, text) => settle(answer(choice, text)),
         cancel: () => {
-          settle("no");
+          settle(onCancel);
           running?.abort();
         },
         passThrough: (data) => {
@@ -221,6 +228,51 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
       tui.setFocus(prompt);
       tui.requestRender();
     });
+
+  const ask: PermissionAsker = (request) => {
+    const context = session ? editsChoice(session.permissions, () => updateStatus()) : {};
+    return showQuestion<QuestionChoice, PermissionAnswer>(
+      {
+        body: permissionBody(request, theme),
+        choices: questionChoices(request, context),
+        text: {
+          choice: "instead",
+          title: `${theme.c.bold(`Not running ${screenText(request.rule)}.`)} What should the model do instead?`,
+          hint: "Enter: send it with the refusal · Esc: back to the choices · Ctrl-C: no, and stop the turn",
+        },
+      },
+      request.signal,
+      (choice, text) => answerFor(choice, context, text),
+      "no",
+    );
+  };
+
+  const askPlan: PlanAsker = (plan, signal) =>
+    showQuestion<PlanChoice, PlanAnswer>(
+      {
+        body: (width) => [
+          theme.c.bold("The model's plan:"),
+          ...(chat.renderMarkdown(plan, width) ?? wrapTextWithAnsi(screenText(plan), width)),
+          "",
+          theme.c.bold("Carry it out?"),
+        ],
+        choices: PLAN_CHOICES,
+        text: {
+          choice: "revise",
+          title: `${theme.c.bold("Keep planning.")} What should change in the plan?`,
+          hint: "Enter: send it to the model · Esc: back to the choices · Ctrl-C: stop the turn",
+        },
+      },
+      signal,
+      (choice, text) => {
+        if (choice === "revise") return { kind: "revise", feedback: text?.trim() ?? "" };
+        const answer: PlanAnswer = { kind: "approve", mode: choice };
+        // The status line shows the new mode once the tool has set it.
+        setTimeout(() => updateStatus(), 0);
+        return answer;
+      },
+      { kind: "revise", feedback: "" },
+    );
 
   // Live output comes in bursts (a command printing 100,000 lines): drawn at most every
   // LIVE_RENDER_MS, so the screen keeps up and the CPU stays with the command.
@@ -294,7 +346,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
     },
     async newConversation() {
       await session?.close();
-      session = await ready().openSession({ log, ask, askLine }, { fresh: true });
+      session = await ready().openSession({ log, ask, askLine, askPlan }, { fresh: true });
       lastContextTokens = 0;
       chat.clear();
       updateStatus();
@@ -487,7 +539,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
   let opened: AgentSession;
   try {
     // Loaded after the first draw: the session's modules are most of start-up.
-    opened = await setup.openSession({ log, ask, askLine });
+    opened = await setup.openSession({ log, ask, askLine, askPlan });
   } catch (error) {
     return leave(error);
   }

@@ -138,6 +138,11 @@ export class ChatLog extends Container {
     this.markdown = factory;
   }
 
+  /** `text` as markdown lines, once the renderer has loaded; undefined before. */
+  renderMarkdown(text: string, width: number): string[] | undefined {
+    return this.markdown?.(screenText(text)).render(width);
+  }
+
   setExpanded(expanded: boolean): void {
     this.view.expanded = expanded;
   }

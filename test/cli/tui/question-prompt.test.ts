@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { type QuestionChoice, questionChoices } from "../../../src/cli/permission-choices.js";
 import {
   ANSWER_GRACE_MS,
-  PermissionPrompt,
   type PromptClock,
-} from "../../../src/cli/tui/permission-prompt.js";
+  permissionBody,
+  QuestionPrompt,
+} from "../../../src/cli/tui/question-prompt.js";
 import { createTheme } from "../../../src/cli/tui/theme.js";
 import type { PermissionRequest } from "../../../src/permissions/ask.js";
 
@@ -52,11 +53,15 @@ function question(request: PermissionRequest = writeRequest) {
   let draft = "";
   let cancelled = 0;
   const choices = questionChoices(request, { allowEdits: () => {} });
-  const prompt = new PermissionPrompt(
-    request,
-    choices,
-    createTheme(false),
-    () => 10,
+  const theme = createTheme(false);
+  const prompt = new QuestionPrompt<QuestionChoice>(
+    {
+      body: permissionBody(request, theme),
+      choices,
+      text: { choice: "instead", title: "What should the model do instead?", hint: "" },
+      maxBodyLines: () => 12,
+    },
+    theme,
     {
       choose: (choice, instead) => chosen.push({ choice, instead }),
       cancel: () => {
@@ -158,7 +163,7 @@ describe("the approval question in the full-screen session", () => {
 
   it("a long diff is cut with a count; Ctrl-O shows all of it before answering", () => {
     const q = question();
-    expect(q.screen()).toMatch(/… \d+ more lines \(Ctrl-O: the whole diff\)/);
+    expect(q.screen()).toMatch(/… \d+ more lines \(Ctrl-O: the whole of it\)/);
     expect(q.screen()).not.toContain("+line 60");
     q.press("\x0f", ANSWER_GRACE_MS);
     expect(q.screen()).toContain("+line 60");

@@ -4,7 +4,7 @@ import type { Component } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui/dist/utils.js";
 import type { PermissionRequest } from "../../permissions/ask.js";
 import { changeCounts, renderDiff } from "../diff-view.js";
-import type { ChoiceOption, QuestionChoice } from "../permission-choices.js";
+import type { PromptChoiceLike } from "../permission-choices.js";
 import { screenText } from "./screen-text.js";
 import type { Theme } from "./theme.js";
 
@@ -18,9 +18,38 @@ export const ANSWER_GRACE_MS = 300;
 /** The most diff lines shown, even when Ctrl-O has expanded the diff. */
 const EXPANDED_DIFF_LINES = 400;
 
-export interface PermissionPromptHandlers {
-  /** A choice made deliberately; `instead`: the text for the model (choice "instead"). */
-  choose(choice: QuestionChoice, instead?: string): void;
+/** The approval question's body: the call, why it is asked, the diff of a file change. */
+export function permissionBody(request: PermissionRequest, theme: Theme): QuestionBody {
+  return (width) => {
+    const question = `${theme.c.bold(`Allow ${screenText(request.rule)}?`)} ${theme.muted(screenText(request.reason))}`;
+    const lines = wrapTextWithAnsi(question, width);
+    if (!request.preview) return lines;
+    const { added, removed } = changeCounts(request.preview);
+    lines.push(theme.muted(`${screenText(request.preview.path)}: +${added} -${removed}`));
+    for (const line of renderDiff(request.preview, theme.diff, EXPANDED_DIFF_LINES))
+      lines.push(truncateToWidth(line.replace(/\t/g, "    "), width, "…"));
+    return lines;
+  };
+}
+
+/** One answer a question offers: picked by its key, its number, or ↑↓ and Enter. */
+export type PromptChoice<C extends string> = PromptChoiceLike<C>;
+
+/** What a question shows above its choices; `expanded`: Ctrl-O pressed (a long diff in full). */
+export type QuestionBody = (width: number, expanded: boolean) => string[];
+
+export interface QuestionOptions<C extends string> {
+  body: QuestionBody;
+  choices: readonly PromptChoice<C>[];
+  /** The choice that opens a line for text (what to do instead), and that line's title. */
+  text?: { choice: C; title: string; hint: string };
+  /** Rows the body may take before it is cut (the screen's, less the question's own lines). */
+  maxBodyLines: () => number;
+}
+
+export interface PermissionPromptHandlers<C extends string = string> {
+  /** A choice made deliberately; `text`: what was typed on the text choice's line. */
+  choose(choice: C, text?: string): void;
   /** Esc or Ctrl-C: decline and cancel the turn. */
   cancel(): void;
   /** Keys that are not an answer: given back to the prompt editor, so typing is not lost. */
@@ -45,30 +74,31 @@ const REAL_CLOCK: PromptClock = {
 };
 
 /**
- * The approval question, drawn where the prompt editor was: what the call is, why it is asked,
- * the diff of a file change (Ctrl-O shows all of it), and the choices — picked with ↑↓ and
- * Enter or by their key. "No, and tell the model…" opens a line for the text. Esc or Ctrl-C
- * declines and cancels the turn. Answers never reach the prompt's history.
+ * A question drawn where the prompt editor was (an approval, a plan): its body (Ctrl-O shows
+ * all of a long one) and the choices — picked with ↑↓ and Enter or by their key; the text
+ * choice opens a line. Esc or Ctrl-C declines and cancels the turn. Answers never reach the
+ * prompt's history.
  */
-export class PermissionPrompt implements Component {
+export class QuestionPrompt<C extends string> implements Component {
   focused = false;
   private selected = 0;
   private diffExpanded = false;
   /** When the last key came; the question's appearance counts as one. */
   private lastKeyAt: number;
   /** An answer key waiting to see whether another key follows it. */
-  private held?: { data: string; choice: QuestionChoice; timer: unknown };
+  private held?: { data: string; choice: C; timer: unknown };
   /** The line for "what to do instead", once that choice is taken. */
   private instead?: Input;
 
+  private readonly choices: readonly PromptChoice<C>[];
+
   constructor(
-    private readonly request: PermissionRequest,
-    private readonly choices: readonly ChoiceOption[],
+    private readonly options: QuestionOptions<C>,
     private readonly theme: Theme,
-    private readonly maxDiffLines: () => number,
-    private readonly handlers: PermissionPromptHandlers,
+    private readonly handlers: PermissionPromptHandlers<C>,
     private readonly clock: PromptClock = REAL_CLOCK,
   ) {
+    this.choices = options.choices;
     this.lastKeyAt = clock.now();
   }
 
@@ -115,25 +145,17 @@ export class PermissionPrompt implements Component {
 
   render(width: number): string[] {
     if (this.instead) return this.renderInstead(width);
-    const { theme, request } = this;
+    const { theme } = this;
     const border = theme.muted("─".repeat(Math.max(1, width)));
     const lines = [border];
-    const question = `${theme.c.bold(`Allow ${screenText(request.rule)}?`)} ${theme.muted(screenText(request.reason))}`;
-    lines.push(...wrapTextWithAnsi(question, width));
-    if (request.preview) {
-      const { added, removed } = changeCounts(request.preview);
-      lines.push(theme.muted(`${screenText(request.preview.path)}: +${added} -${removed}`));
-      const diff = renderDiff(request.preview, theme.diff, EXPANDED_DIFF_LINES).map((line) =>
-        truncateToWidth(line.replace(/\t/g, "    "), width, "…"),
-      );
-      const max = Math.max(1, this.maxDiffLines());
-      if (this.diffExpanded || diff.length <= max) lines.push(...diff);
-      else {
-        lines.push(...diff.slice(0, max - 1));
-        lines.push(theme.muted(`… ${diff.length - (max - 1)} more lines (Ctrl-O: the whole diff)`));
-      }
-      if (this.diffExpanded && diff.length > max) lines.push(theme.muted("(Ctrl-O: a shorter diff)"));
+    const body = this.options.body(width, this.diffExpanded);
+    const max = Math.max(2, this.options.maxBodyLines());
+    if (this.diffExpanded || body.length <= max) lines.push(...body);
+    else {
+      lines.push(...body.slice(0, max - 1));
+      lines.push(theme.muted(`… ${body.length - (max - 1)} more lines (Ctrl-O: the whole of it)`));
     }
+    if (this.diffExpanded && body.length > max) lines.push(theme.muted("(Ctrl-O: shorter)"));
     const draft = this.handlers.draft();
     if (draft)
       lines.push(
@@ -155,7 +177,7 @@ export class PermissionPrompt implements Component {
    * The choice a key picks: its letter, its number, or Enter on the selected one — unless the
    * prompt holds typing: then Enter sends that (it is queued), as it would without a question.
    */
-  private choiceFor(data: string): QuestionChoice | undefined {
+  private choiceFor(data: string): C | undefined {
     if (matchesKey(data, "enter"))
       return this.handlers.draft() ? undefined : this.choices[this.selected]?.choice;
     if (data.length !== 1) return undefined;
@@ -170,7 +192,7 @@ export class PermissionPrompt implements Component {
     const held = this.held;
     if (!held) return;
     this.held = undefined;
-    if (held.choice === "instead") {
+    if (held.choice === this.options.text?.choice) {
       this.openInstead();
       this.handlers.requestRender();
       return;
@@ -187,7 +209,8 @@ export class PermissionPrompt implements Component {
     const input = new Input();
     input.focused = this.focused;
     input.onSubmit = (text) => {
-      if (text.trim()) this.handlers.choose("instead", text);
+      const choice = this.options.text?.choice;
+      if (choice && text.trim()) this.handlers.choose(choice, text);
     };
     input.onEscape = () => {
       this.instead = undefined;
@@ -208,14 +231,9 @@ export class PermissionPrompt implements Component {
     const border = theme.muted("─".repeat(Math.max(1, width)));
     const lines = [
       border,
-      ...wrapTextWithAnsi(
-        `${theme.c.bold(`Not running ${screenText(this.request.rule)}.`)} What should the model do instead?`,
-        width,
-      ),
+      ...wrapTextWithAnsi(this.options.text?.title ?? "", width),
       ...(this.instead?.render(width) ?? []),
-      theme.muted(
-        "Enter: send it with the refusal · Esc: back to the choices · Ctrl-C: no, and stop the turn",
-      ),
+      theme.muted(this.options.text?.hint ?? ""),
       border,
     ];
     return lines.map((line) => truncateToWidth(line, width, "…"));

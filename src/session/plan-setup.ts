@@ -1,0 +1,8 @@
+import { createExitPlanModeTool, type PlanAsker } from "../plan/exit-plan-mode-tool.js";
+import type { Capability } from "./capability.js";
+import type { PermissionModeHandle } from "./permissions-setup.js";
+
+/** Leaving plan mode: `exit_plan_mode`, offered to the model only while the mode is plan. */
+export function setUpPlanExit(options: { mode: PermissionModeHandle; ask?: PlanAsker }): Capability {
+  return { name: "plan", tools: [createExitPlanModeTool(options.mode, options.ask)] };
+}

@@ -2,13 +2,14 @@
 // listed host (a local server on 127.0.0.1) through hx's proxy, and a host not on the list
 // fails at once with a message that names it; `/sandbox` changes the network for the session.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { backend, skipReason } from "../sandbox/sandbox-support.js";
 import { runHx } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
+import { startInTerminal } from "../support/terminal.js";
 import { toolResultsOf, useHarness } from "./harness-support.js";
 
 const hasCurl = (() => {
@@ -89,4 +90,40 @@ describe(`the network allow-list through hx${why}`, () => {
     expect(toolResultsOf(h.server.requests[1])[0]).toContain("hello from /after");
     expect(hits).toEqual(["/after"]);
   });
+
+  it.skipIf(skip)(
+    "in a terminal, a host not on the list is asked about; always saves it",
+    async () => {
+      const home = homeWith({ sandbox: { network: { allowedDomains: [], deniedDomains: [] } } });
+      h.server
+        .reply()
+        .tool("bash", { command: `${viaProxy(`http://127.0.0.1:${port}/asked`)} || echo failed` });
+      h.server.reply().text("fetched it");
+      const term = startInTerminal([...bypass, ...h.args()], {
+        cwd: h.work,
+        env: { OPENAI_API_KEY: "sk-test", HOME: home },
+      });
+      try {
+        await term.waitFor("hx >> ");
+        term.type("fetch\r");
+        await term.waitFor(
+          `Allow commands to reach 127.0.0.1 (port ${port})? [o] once  [s] this session  [a] always  [n] no`,
+          {
+            timeoutMs: 15_000,
+          },
+        );
+        term.type("a\r");
+        await term.waitFor("fetched it", { timeoutMs: 15_000 });
+        term.type("/exit\r");
+        await term.exited();
+      } finally {
+        term.kill();
+      }
+      expect(toolResultsOf(h.server.requests[1])[0]).toContain("hello from /asked");
+      expect(hits).toEqual(["/asked"]);
+      const saved = JSON.parse(readFileSync(path.join(h.work, ".hx/settings.local.json"), "utf8"));
+      expect(saved.sandbox.network).toEqual({ allowedDomains: ["127.0.0.1"], deniedDomains: [] });
+    },
+    60_000,
+  );
 });

@@ -13,6 +13,7 @@ import { createSandbox, resolveSandboxOptions, type SandboxOptions } from "../..
 import { formatNetworkQuestion, type NetworkAnswer, parseNetworkAnswer } from "../../src/sandbox/network.js";
 import { resolveAllowList } from "../../src/sandbox/policy.js";
 import { parseTarget } from "../../src/sandbox/proxy.js";
+import { networkAskerFrom, saveAllowedDomain } from "../../src/session/sandbox-command.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import { Workspace } from "../../src/tools/workspace.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -111,6 +112,46 @@ describe("allow-list patterns", () => {
       "no",
       "no",
     ]);
+  });
+});
+
+describe("the network question in the full screen, and saving an always answer", () => {
+  it("asks it as a permission question: yes is this session, always is always", async () => {
+    const asked: string[] = [];
+    const answers = ["yes", "always", "no", { instead: "use the mirror" }] as const;
+    let i = 0;
+    const ask = networkAskerFrom(async (request) => {
+      asked.push(`${request.tool} ${request.rule}`);
+      return answers[i++];
+    });
+    const got = [];
+    for (let n = 0; n < 4; n++) got.push(await ask({ host: "example.org", port: n === 0 ? 443 : 8080 }));
+    expect(got).toEqual(["session", "always", "no", "no"]);
+    expect(asked[0]).toBe("network commands to reach example.org");
+    expect(asked[1]).toBe("network commands to reach example.org:8080");
+  });
+
+  it("saves the lists in force plus the host, keeping the file's other keys", async () => {
+    const file = path.join(tempDir("hx-net-save-"), ".hx/settings.local.json");
+    await saveAllowedDomain(
+      file,
+      { allowedDomains: ["github.com"], deniedDomains: ["x.org"] },
+      "registry.npmjs.org",
+    );
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const first = JSON.parse(readFileSync(file, "utf8"));
+    expect(first.sandbox.network).toEqual({
+      allowedDomains: ["github.com", "registry.npmjs.org"],
+      deniedDomains: ["x.org"],
+    });
+    writeFileSync(file, JSON.stringify({ ...first, permissions: { allow: ["bash(ls)"] } }));
+    await saveAllowedDomain(file, { allowedDomains: [], deniedDomains: [] }, "x.org");
+    const second = JSON.parse(readFileSync(file, "utf8"));
+    expect(second.permissions).toEqual({ allow: ["bash(ls)"] });
+    expect(second.sandbox.network).toEqual({
+      allowedDomains: ["github.com", "registry.npmjs.org", "x.org"],
+      deniedDomains: [],
+    });
   });
 });
 

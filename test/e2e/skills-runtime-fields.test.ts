@@ -24,7 +24,7 @@ describe("Claude Code's runtime fields", () => {
     writeSkill(
       path.join(project, ".agents", "skills"),
       "forky",
-      "name: forky\ndescription: Investigates in a subagent.\ncontext: fork\nagent: Explore",
+      "name: forky\ndescription: Investigates in a subagent.\ncontext: fork\nagent: Explore\nmodel: fork-model",
       "FORK-BODY: look around and report.",
     );
     const home = tempDir("hx-home-");
@@ -45,6 +45,9 @@ describe("Claude Code's runtime fields", () => {
     expect(seen).toContain("FORK-BODY: look around and report.");
     expect(seen).toContain("check the TASK-ARGS");
     expect(JSON.stringify(subagent.body.messages)).not.toContain("PARENT-HISTORY-MARKER");
+    // model: runs the fork on that model; the parent stays on the session's.
+    expect(subagent.body.model).toBe("fork-model");
+    expect(parent.body.model).toBe("test-model");
     // agent: Explore = the read-only tools.
     expect(toolNamesOf(subagent)).not.toContain("write_file");
     expect(toolNamesOf(subagent)).toContain("read_file");

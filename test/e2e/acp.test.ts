@@ -172,7 +172,7 @@ describe("hx acp", () => {
     expect(harness.invalid).toEqual([]);
   });
 
-  it("loads a saved session, replays its history and continues it", async () => {
+  it("lists saved sessions, loads one, replays its history and continues it", async () => {
     let harness = await start();
     const sessionId = await newSession(harness);
     server.reply().text("The answer is 42.");

@@ -27,6 +27,7 @@ const RESPONSE_SCHEMA: Record<string, string> = {
   authenticate: "zAuthenticateResponse",
   "session/new": "zNewSessionResponse",
   "session/load": "zLoadSessionResponse",
+  "session/list": "zListSessionsResponse",
   "session/prompt": "zPromptResponse",
   "session/set_mode": "zSetSessionModeResponse",
 };

@@ -35,6 +35,9 @@ interface AcpSession {
   mcpFolder?: string;
 }
 
+/** `session/list` answers this many of the latest sessions (one page). */
+const MAX_LISTED_SESSIONS = 200;
+
 const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> = {
   default: { name: "Default", description: "ask before edits and commands no rule allows" },
   acceptEdits: { name: "Accept edits", description: "edit files in the workspace without asking" },
@@ -170,6 +173,7 @@ export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: stri
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
+          sessionCapabilities: { list: {} },
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
         },
@@ -211,6 +215,26 @@ export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: stri
       }
       announceCommands(record);
       return { modes: modeState(record.session) };
+    })
+    .onRequest(methods.agent.session.list, async ({ params }) => {
+      const { realpathSync } = await import("node:fs");
+      const { listSessions } = await import("../../transcript/sessions.js");
+      const cwd = path.resolve(params.cwd ?? flags.cwd ?? process.cwd());
+      let root: string;
+      try {
+        root = realpathSync(cwd);
+      } catch {
+        throw RequestError.invalidParams(undefined, `cwd '${cwd}' is not a folder`);
+      }
+      const found = listSessions(root).slice(0, MAX_LISTED_SESSIONS);
+      return {
+        sessions: found.map((info) => ({
+          sessionId: info.id,
+          cwd: root,
+          title: info.firstPrompt.length > 80 ? `${info.firstPrompt.slice(0, 77)}...` : info.firstPrompt,
+          updatedAt: info.updatedAt.toISOString(),
+        })),
+      };
     })
     .onRequest(methods.agent.session.setMode, ({ params }) => {
       const record = find(params.sessionId);

@@ -116,6 +116,11 @@ describe("the commands people use daily stay read-only", () => {
     "git --no-pager log -1",
     "git grep -n foo",
     "git shortlog -sn",
+    "git cat-file -p HEAD",
+    "git ls-tree -r --name-only HEAD",
+    "git rev-list --count HEAD",
+    "git merge-base main HEAD",
+    "git show-ref --tags",
   ])("%s", (line) => {
     expect(verdict(line)).toHaveProperty("pathArguments");
   });

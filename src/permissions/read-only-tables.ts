@@ -1430,7 +1430,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = {
       "timestamp",
       "max-age=",
       "min-age=",
-            "disk-usage?",
+      "disk-usage?",
     ],
   },
   "merge-base": {

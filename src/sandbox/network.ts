@@ -1,3 +1,4 @@
+import { accessSync, constants } from "node:fs";
 import { findOnPath } from "./detect.js";
 import { type AllowListState, type DomainPolicy, judgeHost, normalizeHost } from "./domains.js";
 import { type NetBridge, startNetBridge } from "./net-bridge.js";
@@ -118,7 +119,8 @@ export function createNetworkGate(options: {
     ensure() {
       started ??= (async () => {
         const nsenter = options.nsenter ?? findOnPath("nsenter");
-        if (!nsenter) throw new Error("nsenter is not installed (Debian/Ubuntu: util-linux)");
+        if (!nsenter || !isExecutable(nsenter))
+          throw new Error("nsenter is not installed (Debian/Ubuntu: util-linux)");
         const proxy = await startProxy({ decide, tempRoot: options.tempRoot, connect: options.connect });
         proxyRef = proxy;
         try {
@@ -168,4 +170,13 @@ export function parseNetworkAnswer(line: string | undefined): NetworkAnswer {
   if (answer === "s" || answer === "session" || answer === "y" || answer === "yes") return "session";
   if (answer === "a" || answer === "always") return "always";
   return "no";
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -27,6 +27,8 @@ export interface SandboxOptions {
   askNetwork?: NetworkAsker;
   /** Saves an "always" answer to the settings. */
   saveAllowedDomain?: (host: string) => Promise<void>;
+  /** Where `nsenter` is; default found on PATH (tests name a missing one). */
+  nsenter?: string;
   /** Refuse commands when the sandbox cannot start. */
   required: boolean;
   /** The workspace (a real path): writable in workspace-write mode. */
@@ -76,6 +78,7 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
       tempRoot,
       bwrap: backend.file,
       userNamespace: backend.userNamespace !== false,
+      nsenter: options.nsenter,
     });
     return gate;
   };

@@ -311,4 +311,46 @@ describe(`the allow-listed network${why}`, () => {
     sandbox.setNetwork({ allowedDomains: ["127.0.0.1"], deniedDomains: [] });
     expect(await run(viaProxy(`http://127.0.0.1:${port}/3`))).toContain("hello from /3");
   });
+
+  it.skipIf(skip)(
+    "where the bridge cannot start (no nsenter), says so once and keeps the network closed",
+    async () => {
+      const { port, hits } = await localServer();
+      const notices: string[] = [];
+      const root = realpathSync(tempDir("hx-net-ws-"));
+      const sandbox = createSandbox({
+        ...resolveSandboxOptions({ workspaceRoot: root }).options,
+        tempRoot: realpathSync(tempDir("hx-net-tmp-")),
+        allowList: { allowedDomains: ["127.0.0.1"], deniedDomains: [] },
+        nsenter: "/nonexistent/nsenter",
+      });
+      disposers.push(() => sandbox.dispose());
+      const tool = createBashTool({ sandbox });
+      const run = async (command: string) =>
+        (
+          (await tool.execute(
+            { command },
+            {
+              workspace: new Workspace(root),
+              signal: new AbortController().signal,
+              callId: "c1",
+              emit: (event) => {
+                if (event.type === "notice") notices.push(event.text);
+              },
+            },
+          )) as ToolOutput
+        ).content;
+      expect(await run(`${viaProxy(`http://127.0.0.1:${port}/x`)} || echo closed`)).toContain("closed");
+      expect(
+        await run(`curl -sS --noproxy '*' --max-time 5 http://127.0.0.1:${port}/y || echo closed`),
+      ).toContain("closed");
+      expect(sandbox.status()).toMatchObject({ state: "active", network: false });
+      await run("true");
+      expect(hits).toEqual([]);
+      expect(notices).toEqual([
+        'the network allow-list cannot start (nsenter is not installed (Debian/Ubuntu: util-linux)); commands run without network. Fix: install what is missing, or set "sandbox": {"network": true} to open the network.',
+      ]);
+      expect(sandbox.status()).toMatchObject({ allowListProblem: expect.stringContaining("nsenter") });
+    },
+  );
 });

@@ -258,8 +258,8 @@ export async function setUpSkills(
     loaded,
     read: deliver,
     fork: runtime.fork
-      ? (skill, ctx) =>
-          runForkedSkill(skill, "", runtime, { id: ctx.callId, emit: ctx.emit, signal: ctx.signal })
+      ? (skill, task, ctx) =>
+          runForkedSkill(skill, task, runtime, { id: ctx.callId, emit: ctx.emit, signal: ctx.signal })
       : undefined,
   });
   const modelVisible = () => skills().some((s) => !s.disableModelInvocation);

@@ -48,7 +48,7 @@ export interface LoadSkillToolDeps {
    * Runs a `context: fork` skill in a subagent and gives its answer; without it such a skill
    * loads inline.
    */
-  fork?: (skill: Skill, ctx: ToolContext) => Promise<ToolOutput>;
+  fork?: (skill: Skill, task: string, ctx: ToolContext) => Promise<ToolOutput>;
 }
 
 export const LOAD_SKILL_TOOL_NAME = "load_skill";
@@ -58,13 +58,17 @@ const MAX_SUGGESTED_NAMES = 100;
 export const loadSkillParameters = (z: Zod) =>
   z.object({
     name: z.string().describe("As listed, e.g. code-review"),
+    args: z.string().optional().describe("The task, for a skill that runs as a subagent (context: fork)"),
   });
 
-/** load_skill as Claude Code's Skill tool: `{ skill: name }`. */
-export const LOAD_SKILL_CLAUDE: ClaudeShape<{ name: string }> = {
+/** load_skill as Claude Code's Skill tool: `{ skill: name, args? }`. */
+export const LOAD_SKILL_CLAUDE: ClaudeShape<{ name: string; args?: string }> = {
   name: "Skill",
-  input: (args) => ({ skill: args.name }),
-  args: (input) => ({ name: input.skill }),
+  input: (args) => ({ skill: args.name, ...(args.args !== undefined ? { args: args.args } : {}) }),
+  args: (input) => ({
+    name: input.skill,
+    ...(typeof input.args === "string" ? { args: input.args } : {}),
+  }),
 };
 
 /**
@@ -114,7 +118,8 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<ty
         ctx.workspace.allowRead(skill.dir);
       }
       // A forked skill's body goes to the subagent, never into this conversation.
-      if (delivered.fork && deps.fork) return deps.fork(delivered, ctx);
+      if (delivered.fork && deps.fork)
+        return deps.fork(delivered, typeof args.args === "string" ? args.args : "", ctx);
       deps.loaded.add(skill.name);
       return { content: formatSkillContent(delivered, deps.maxListedFiles), meta: { skill: skill.name } };
     },

@@ -66,13 +66,14 @@ describe("Claude Code's runtime fields", () => {
       "name: forky\ndescription: Investigates in a subagent.\ncontext: fork",
       "FORK-BODY-2",
     );
-    server.reply().tool("load_skill", { name: "forky" });
+    server.reply().tool("load_skill", { name: "forky", args: "MODEL-GIVEN-TASK" });
     server.reply().text("FORKED-RESULT");
     server.reply().text("all done");
     const run = await runHx(["agent", "USER-ASKS", ...openaiFlags(server, project)], { env: KEYS });
     expect(run.code, run.stderr).toBe(0);
     const subagent = server.requests[1];
     expect(userTexts(subagent)).toContain("FORK-BODY-2");
+    expect(userTexts(subagent)).toContain("MODEL-GIVEN-TASK");
     expect(JSON.stringify(subagent.body.messages)).not.toContain("USER-ASKS");
     const last = messagesOf(server.requests[2]).at(-1);
     expect(last.role).toBe("tool");

@@ -40,6 +40,11 @@ export interface CompactorOptions {
   shorten?: ShortenOptions;
   /** The PreCompact hook, given the history about to be summarised. Awaited; a throw is reported, never stops compaction. */
   onPreCompact?: (trigger: CompactionTrigger, messages: readonly Message[]) => void | Promise<void>;
+  /**
+   * After the summary is written, before it replaces the history: context to carry in it
+   * (SessionStart hooks with `source: "compact"`, as in Claude Code). Undefined: nothing.
+   */
+  contextAfterCompact?: (trigger: CompactionTrigger) => Promise<string | undefined>;
 }
 
 /** What a compaction did; the conversation's `replace` carries it to the transcript. */
@@ -269,7 +274,21 @@ export class ContextCompactor {
       reinject,
       skillCapTokens: (this.options.skillCapShare ?? 0.1) * this.window,
     });
-    const next: Message[] = [head.message];
+    let context: string | undefined;
+    try {
+      context = await this.options.contextAfterCompact?.(trigger);
+    } catch (error) {
+      emit?.({
+        type: "notice",
+        level: "warn",
+        text: `SessionStart (compact) hook failed: ${describe(error)}`,
+      });
+    }
+    // At the end of the summary message: its skill spans keep their offsets.
+    const summaryMessage = context
+      ? { ...head.message, content: `${head.message.content}\n\n<hook-context>\n${context}\n</hook-context>` }
+      : head.message;
+    const next: Message[] = [summaryMessage];
     if (kept[0]?.role === "user") {
       next.push({ role: "assistant", content: "Understood; continuing from the summary.", toolCalls: [] });
     }

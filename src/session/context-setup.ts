@@ -33,6 +33,8 @@ export function setUpContext(
     /** The skill catalog section, shown as its own row by /context. */
     catalog: string;
     onPreCompact: (trigger: CompactionTrigger, messages: readonly Message[]) => Promise<void> | void;
+    /** Context for the summary after a compaction (SessionStart hooks, `source: "compact"`). */
+    contextAfterCompact?: (trigger: CompactionTrigger) => Promise<string | undefined>;
   },
 ): ContextCapability {
   const { conversation } = basics;
@@ -42,6 +44,7 @@ export function setUpContext(
     system: options.system,
     toolSchemas: () => options.tools.schemas(),
     onPreCompact: options.onPreCompact,
+    contextAfterCompact: options.contextAfterCompact,
   });
   const commands: SlashCommand[] = [
     {

@@ -240,6 +240,8 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     onPreCompact: async (trigger) => {
       await hooks.hooks.runEvent("PreCompact", { trigger });
     },
+    // As in Claude Code: SessionStart runs again after a compaction, its context kept in the summary.
+    contextAfterCompact: async () => (await hooks.hooks.runSessionStart("compact")).context,
   });
   const capabilities = [...built, context, setUpGuards()];
 

@@ -107,6 +107,26 @@ describe("sizing the next request", () => {
   });
 });
 
+describe("SessionStart after a compaction (Claude Code's source: compact)", () => {
+  it("what the hooks give is kept at the end of the summary; the skill spans still hold", async () => {
+    const model = new ScriptedProvider([summaryReply()]);
+    const sources: string[] = [];
+    const compactor = compactorFor(model, 20_000, {
+      contextAfterCompact: async (trigger) => {
+        sources.push(trigger);
+        return "Conventional Commits only";
+      },
+    });
+    const history = new Conversation(conversation(20, 2_000, 1));
+    await compactor.compactNow(history, {});
+    expect(sources).toEqual(["manual"]);
+    const [summary] = history.messages;
+    expect(isSummaryMessage(summary)).toBe(true);
+    expect(summary.content.endsWith("<hook-context>\nConventional Commits only\n</hook-context>")).toBe(true);
+    expect(findLoadedSkills(history.messages).map((s) => s.name)).toEqual([SKILL_NAME]);
+  });
+});
+
 describe("compaction nobody's estimate asked for summarises most of a short history", () => {
   it("/compact on a conversation far below the window keeps only the latest turn", async () => {
     const model = new ScriptedProvider([summaryReply()]);

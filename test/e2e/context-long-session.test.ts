@@ -122,7 +122,8 @@ it("runs 200 tool turns in a 32k window: requests fit, pairs intact, system prom
   // Every step's full output is on disk, although the requests no longer carry most of them.
   const dir = path.join(home, ".hx/sessions");
   const [project] = readdirSync(dir);
-  const [file] = readdirSync(path.join(dir, project));
+  // hx's own transcript (the Claude-shaped one for hooks is in claude/ beside it).
+  const [file] = readdirSync(path.join(dir, project)).filter((name) => name.endsWith(".jsonl"));
   const events = readFileSync(path.join(dir, project, file), "utf8")
     .trim()
     .split("\n")

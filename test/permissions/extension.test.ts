@@ -216,3 +216,56 @@ describe("with the real base tools", () => {
     expect(compound).toMatch(/^Permission denied/);
   });
 });
+
+describe("hooks around a question (PermissionRequest, Notification)", () => {
+  const withHooks = (
+    answer: { behavior: "allow" | "deny"; message?: string } | undefined,
+    options: { ask?: PermissionAsker; deny?: string[] } = {},
+  ) => {
+    const root = tempDir();
+    const notes: string[] = [];
+    const extension = createPermissionExtension({
+      mode: "default",
+      rules: parseRules({ deny: options.deny ?? [], ask: ["bash(git push*)"] }).rules,
+      projectRoot: root,
+      ask: options.ask,
+      hookAnswers: {
+        answerPermission: async () => answer,
+        notify: async (message, type) => void notes.push(`${type}: ${message}`),
+      },
+    });
+    return { root, extension, notes };
+  };
+
+  it("a hook's allow answers the question headless; its deny refuses with its message", async () => {
+    for (const [answer, expected] of [
+      [{ behavior: "allow" as const }, "bash ran"],
+      [
+        { behavior: "deny" as const, message: "not today" },
+        "Permission denied by a PermissionRequest hook: not today",
+      ],
+    ] as const) {
+      const { root, extension } = withHooks(answer);
+      const model = new ScriptedProvider([callBash("make build"), { text: "done" }]);
+      const { messages } = await runLoop({
+        provider: model,
+        tools: fakeBaseTools(),
+        extensions: [extension],
+        root,
+      });
+      expect(toolResults(messages)[0]).toBe(expected);
+    }
+  });
+
+  it("an allow never answers an ask rule's question; Notification hears that a question waits", async () => {
+    const asked: PermissionRequest[] = [];
+    const { root, extension, notes } = withHooks(
+      { behavior: "allow" },
+      { ask: async (request) => (asked.push(request), "no") },
+    );
+    const model = new ScriptedProvider([callBash("git push origin main"), { text: "done" }]);
+    await runLoop({ provider: model, tools: fakeBaseTools(), extensions: [extension], root });
+    expect(asked).toHaveLength(1);
+    expect(notes).toEqual(["permission_prompt: hx needs your permission to use bash(git push origin main)"]);
+  });
+});

@@ -261,7 +261,12 @@ describe("hooks around a question (PermissionRequest, Notification)", () => {
     const asked: PermissionRequest[] = [];
     const { root, extension, notes } = withHooks(
       { behavior: "allow" },
-      { ask: async (request) => (asked.push(request), "no") },
+      {
+        ask: async (request) => {
+          asked.push(request);
+          return "no";
+        },
+      },
     );
     const model = new ScriptedProvider([callBash("git push origin main"), { text: "done" }]);
     await runLoop({ provider: model, tools: fakeBaseTools(), extensions: [extension], root });

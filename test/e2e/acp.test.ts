@@ -277,6 +277,30 @@ describe("hx acp", () => {
     expect(harness.invalid).toEqual([]);
   });
 
+  it("shows a subagent's tool calls, titled with its label", async () => {
+    const harness = await start();
+    const sessionId = await newSession(harness);
+    server
+      .reply()
+      .tool("task", { description: "look around", prompt: "list the files", agent_type: "explore" });
+    server.reply().tool("glob", { pattern: "*" }, { id: "call_inner" });
+    server.reply().text("nothing there");
+    server.reply().text("The helper found nothing.");
+    expect((await prompt(harness, sessionId, "delegate")).stopReason).toBe("end_turn");
+    const updates = harness.updates.map((n) => n.update as any);
+    const inner = updates.find(
+      (u) => u.sessionUpdate === "tool_call" && u.toolCallId.endsWith("/call_inner"),
+    );
+    expect(inner).toMatchObject({ kind: "read" });
+    expect(inner.title).toMatch(/^look around: glob/);
+    const done = updates.find(
+      (u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === inner.toolCallId,
+    );
+    expect(done?.status).toBe("completed");
+    expect(agentText(harness.updates, sessionId)).toBe("The helper found nothing.");
+    expect(harness.invalid).toEqual([]);
+  });
+
   it("a model error ends the prompt with a JSON-RPC error naming the cause", async () => {
     const harness = await start();
     const sessionId = await newSession(harness);

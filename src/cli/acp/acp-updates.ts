@@ -89,6 +89,17 @@ export class EventMapper {
             content: { type: "text", text: `\n[${event.reason}; retrying, the answer starts again]\n` },
           },
         ];
+      case "subagent": {
+        // A subagent's tool calls are shown (its text is its answer to the `task` call, shown there).
+        const inner = event.event;
+        if (inner.type !== "tool_call" && inner.type !== "tool_result") return [];
+        const call = { ...inner.call, id: `${event.label}/${inner.call.id}` };
+        return this.updates({ ...inner, call }).map((update) =>
+          update.sessionUpdate === "tool_call"
+            ? { ...update, title: `${event.label}: ${update.title}` }
+            : update,
+        );
+      }
       case "notice":
         // Compaction, spilled output, warnings: shown as the agent's thought, not its answer.
         return [

@@ -241,7 +241,7 @@ export class McpConnection {
     }
   }
 
-  /** Stops the server: stdin closed, then SIGTERM, then SIGKILL (stdio); the session ended (HTTP). */
+  /** Stops the server: stdin closed and SIGTERM at once, SIGKILL after a grace (stdio); the session ended (HTTP). */
   async close(): Promise<void> {
     this.closing = true;
     this.status = "closed";

@@ -83,13 +83,16 @@ export class ServerProcess {
     }
   }
 
-  /** Stdin closed (servers exit on end of input), then SIGTERM after 0.5 s, SIGKILL after 1.5 s. */
+  /**
+   * Stdin closed and SIGTERM at once (no fixed wait: a server that exits on end of input or on
+   * the signal is gone as soon as it can be), SIGKILL to the group after a 0.5 s grace.
+   */
   async stop(): Promise<void> {
     if (this.child.pid === undefined) return;
     this.child.stdin?.end();
-    if (await settles(this.closed, 500)) return;
+    if (!this.running) return;
     this.signal("SIGTERM");
-    if (await settles(this.closed, 1000)) return;
+    if (await settles(this.closed, 500)) return;
     this.signal("SIGKILL");
     await settles(this.closed, 1000);
   }

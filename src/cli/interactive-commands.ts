@@ -129,7 +129,23 @@ export function interactiveCommands(host: InteractiveHost): SlashCommand[] {
       .commands.map((command) =>
         command.name === "resume" ? withConversationShown(command, host) : command,
       );
-  const commands = (): SlashCommand[] => [...own, ...session()];
+  // Commands the session brings only when there is something to show: said plainly otherwise.
+  const absent: SlashCommand[] = [
+    {
+      name: "mcp",
+      usage: "/mcp",
+      description: "MCP servers (none configured)",
+      run: (_args, io) =>
+        io.print(
+          "No MCP server is configured. Add one with `hx mcp add NAME -- command …`, in .mcp.json, or with --mcp-config FILE (docs/mcp.md).",
+        ),
+    },
+  ];
+  const commands = (): SlashCommand[] => {
+    const fromSession = session();
+    const names = new Set([...own, ...fromSession].map((c) => c.name));
+    return [...own, ...fromSession, ...absent.filter((c) => !names.has(c.name))];
+  };
   return commands();
 }
 

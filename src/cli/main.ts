@@ -85,6 +85,8 @@ function buildProgram(): Command {
         "Settings: ~/.hx/settings.json, .hx/settings.json, .hx/settings.local.json (flags > env > project > user).",
       ].join("\n"),
     );
+  // `hx --provider openai agent "hi"`: options given before the subcommand are the subcommand's.
+  program.hook("preAction", (root, action) => adoptGlobalOptions(root, action));
   // Commands load their modules on use, so `hx --help` and `hx --version` stay fast.
   addHeadlessOptions(addRunOptions(program))
     .argument("[prompt...]", "the first prompt of the session (with -p: the task, as hx agent)")
@@ -161,6 +163,37 @@ function refuseHeadlessOptions(options: Record<string, unknown>): void {
       `${given.join(", ")}: only with -p or hx agent (headless runs; see docs/headless.md).`,
     );
   }
+}
+
+/**
+ * Options given before a subcommand (parsed by `hx` itself) go to the subcommand when it has
+ * them (`hx --model m agent "hi"` is `hx agent --model m "hi"`); one it does not have, or the
+ * same option given on both sides with different values, is a usage error (exit 2) — never
+ * silently ignored.
+ */
+function adoptGlobalOptions(root: Command, action: Command): void {
+  if (action === root) return;
+  const name = commandPath(action);
+  for (const option of root.options) {
+    const key = option.attributeName();
+    if (root.getOptionValueSource(key) !== "cli") continue;
+    const flag = option.long ?? option.short ?? key;
+    const value = root.getOptionValue(key);
+    if (!action.options.some((o) => o.attributeName() === key))
+      throw new UsageError(`${flag} does not apply to hx ${name} (see hx ${name} --help).`);
+    if (action.getOptionValueSource(key) === "cli") {
+      if (JSON.stringify(action.getOptionValue(key)) !== JSON.stringify(value))
+        throw new UsageError(`${flag} is given twice, before and after ${name}, with different values.`);
+      continue;
+    }
+    action.setOptionValueWithSource(key, value, "cli");
+  }
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
 }
 
 /** Piped input larger than this is refused (the model could not read it in one request anyway). */

@@ -7,7 +7,6 @@ import {
   DEFAULT_SPILL_LIMIT_CHARS,
   renderContextTable,
 } from "../context/index.js";
-import { formatCount } from "../core/format-count.js";
 import type { Message } from "../core/messages.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
@@ -77,11 +76,8 @@ export function setUpContext(
           signal: io.signal,
           trigger: "manual",
         });
-        io.print(
-          record
-            ? `Compacted: ${record.droppedMessages} message(s) summarised, ${record.keptMessages} kept; ~${formatCount(record.tokensBefore)} → ~${formatCount(record.tokensAfter)} tokens.`
-            : "Nothing to compact yet.",
-        );
+        // A compaction says what it did in its own notice (once, on every front end).
+        if (!record) io.print("Nothing to compact yet.");
       },
     },
   ];

@@ -248,7 +248,8 @@ describe("the interactive session, stdin piped", () => {
     expect(tables).toHaveLength(2);
     expect(tables[1]).toBeGreaterThan(tables[0] + 300);
     expect(run.stdout).toContain("counted to 300");
-    expect(run.stdout).toMatch(/Compacted: 3 message\(s\) summarised, 1 kept/);
+    expect(run.stderr).toMatch(/context compacted \(manual\): 3 message\(s\) summarised, 1 kept/);
+    expect(`${run.stdout}${run.stderr}`.match(/message\(s\) summarised/g)).toHaveLength(1);
 
     const [, , summary, last] = server.requests.slice(1);
     expect(isSessionRequest(summary)).toBe(false);

@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { runHx } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
 import { type Screen, startScreen, TMUX_AVAILABLE } from "../support/tmux-screen.js";
 import { KEYS, messagesOf, toolNamesOf, toolResultsOf, useHarness } from "./harness-support.js";
@@ -274,5 +275,65 @@ describe("plan mode headless", () => {
     expect(run.stdout).toContain("1. do it");
     expect(toolResultsOf(h.server.requests[1])[0]).toMatch(/Nobody can approve the plan in this run/);
     expect(toolNamesOf(h.server.requests[1])).toContain("exit_plan_mode");
+  });
+});
+
+describe.skipIf(!TMUX_AVAILABLE)("the small ones", () => {
+  it("the status line follows /model's context window; /mcp is known with no server; /compact prints once; Tab after typing completes the text typed", async () => {
+    h.server.reply().text("first").usage({ input: 5_000, output: 10 });
+    h.server.replyWith((_request, reply) => reply.text("a summary of it all"));
+    const s = open(["--model", "gpt-4.1"]);
+    await s.waitFor(/gpt-4\.1 · default · [^·]+ · ctx 0% of 1M/);
+    send(s, "/model gpt-4o");
+    await s.waitFor("context window 128,000 tokens");
+    await s.waitFor(/gpt-4o · default · [^·]+ · ctx 0% of 128k/);
+    send(s, "/mcp");
+    await s.waitFor("No MCP server is configured.");
+    send(s, "hello");
+    await s.waitFor("first");
+    send(s, "/compact");
+    await s.waitFor(/summarised/);
+    await pause(300);
+    expect(
+      s
+        .capture()
+        .join("\n")
+        .match(/message\(s\) summarised/g),
+    ).toHaveLength(1);
+    // Typed and Tab at once: the completion is of "/rel", never a list made for less.
+    s.type("/rel");
+    s.keys("Tab");
+    await s.waitFor("/reload-skills");
+    expect(s.capture().join("\n")).not.toMatch(/^\/resume/m);
+  });
+});
+
+describe("options before the subcommand", () => {
+  it("are the subcommand's; one it does not take, or a conflict, is exit 2", async () => {
+    h.server.reply().text("from the fake server");
+    const before = await runHx(
+      [
+        "--provider",
+        "openai",
+        "--base-url",
+        `${h.server.url}/v1`,
+        "--model",
+        "fake",
+        "agent",
+        "hi",
+        "-C",
+        h.work,
+      ],
+      { env: KEYS },
+    );
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toContain("from the fake server");
+    expect(h.server.requests[0]?.body.model).toBe("fake");
+    const wrong = await runHx(["--verbose", "sessions", "list"], { env: KEYS });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--verbose does not apply to hx sessions list");
+    const twice = await runHx(["--model", "a", "agent", "--model", "b", "hi"], { env: KEYS });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain("--model is given twice");
   });
 });

@@ -170,7 +170,7 @@ export async function runFullScreen(flags: RunFlags, firstPrompt?: string): Prom
       mode: session?.permissions.mode ?? setup.resolved.config.permissionMode ?? "default",
       sandbox: session?.sandbox?.status(),
       contextTokens: lastContextTokens,
-      contextWindow: setup.resolved.contextWindow,
+      contextWindow: session?.model.contextWindow ?? setup.resolved.contextWindow,
       usage: addUsage(session?.total.usage ?? emptyUsage(), turnUsage),
       prices: setup.prices,
     });

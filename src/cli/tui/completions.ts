@@ -7,6 +7,7 @@ import {
   CombinedAutocompleteProvider,
   type SlashCommand as CompletionCommand,
 } from "@mariozechner/pi-tui/dist/autocomplete.js";
+import { fuzzyFilter } from "@mariozechner/pi-tui/dist/fuzzy.js";
 
 const MAX_FILE_ITEMS = 50;
 
@@ -40,13 +41,50 @@ export class PromptCompletions implements AutocompleteProvider {
     return this.inner().getSuggestions(lines, cursorLine, cursorCol, options);
   }
 
+  /**
+   * Applies `item`, unless the list it came from is stale: the editor fetches suggestions
+   * asynchronously, so a key right after typing (`/rel` + Tab) can meet the list of the text
+   * before (`/re` → `/resume`). Then the completion is computed afresh from the text as it is
+   * now (commands and `@paths` are known at once), or nothing happens (the new list follows).
+   */
   applyCompletion(
     lines: string[],
     cursorLine: number,
     cursorCol: number,
     item: AutocompleteItem,
     prefix: string,
-  ) {
+  ): { lines: string[]; cursorLine: number; cursorCol: number } {
+    const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
+    const fresh = prefix.startsWith("/") ? before === prefix : before.endsWith(prefix);
+    if (!fresh) {
+      const current = this.freshItem(before);
+      if (!current) return { lines, cursorLine, cursorCol };
+      return this.applyFresh(lines, cursorLine, cursorCol, current.item, current.prefix);
+    }
+    return this.applyFresh(lines, cursorLine, cursorCol, item, prefix);
+  }
+
+  /** The best completion of the text before the cursor, computed now (commands, `@paths`). */
+  private freshItem(before: string): { item: AutocompleteItem; prefix: string } | undefined {
+    const at = /(?:^|\s)(@[^\s]*)$/.exec(before);
+    if (at?.[1]) {
+      const file = this.files(at[1].slice(1))[0];
+      return file ? { item: { value: `@${file}`, label: file }, prefix: at[1] } : undefined;
+    }
+    if (/^\/\S*$/.test(before)) {
+      const best = fuzzyFilter(this.commands(), before.slice(1), (c) => c.name)[0];
+      return best ? { item: { value: best.name, label: best.name }, prefix: before } : undefined;
+    }
+    return undefined;
+  }
+
+  private applyFresh(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    item: AutocompleteItem,
+    prefix: string,
+  ): { lines: string[]; cursorLine: number; cursorCol: number } {
     if (!prefix.startsWith("@"))
       return this.inner().applyCompletion(lines, cursorLine, cursorCol, item, prefix);
     const line = lines[cursorLine] ?? "";

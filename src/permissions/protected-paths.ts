@@ -43,6 +43,13 @@ export const PROTECTED_WORKSPACE_PATTERNS: readonly string[] = [
 export const PROTECTED_INSTRUCTION_FILES: readonly string[] = INSTRUCTION_FILES;
 
 /**
+ * `.git` itself at any depth: written as a file (`gitdir: ../evil`) it points git at a config
+ * the model also wrote (`core.fsmonitor` runs on the next `git status` there). Asked by the
+ * permission check; the sandbox keeps the real `.git` folder writable for commits.
+ */
+const GIT_POINTERS: readonly string[] = [".git"];
+
+/**
  * Folders in the user's home that hx reads as the user's own: its settings, trusted folders
  * and MCP approvals (`~/.hx`), Claude Code's (`~/.claude`) and the user's skills. A write there
  * would raise permissions in every project.
@@ -73,7 +80,9 @@ export const PROTECTED_HOME_FILES: readonly string[] = [
 // At any depth: hx reads `sub/.hx/settings.json` when run in `sub`, and git runs the
 // `core.fsmonitor` of `sub/.git/config` there, so a nested copy is as dangerous as the top one.
 const matchWorkspace = picomatch(
-  [...PROTECTED_WORKSPACE_PATTERNS, ...PROTECTED_INSTRUCTION_FILES].map((pattern) => `**/${pattern}`),
+  [...PROTECTED_WORKSPACE_PATTERNS, ...PROTECTED_INSTRUCTION_FILES, ...GIT_POINTERS].map(
+    (pattern) => `**/${pattern}`,
+  ),
   { dot: true, nocase: true },
 );
 /** The protected folders themselves (`.hx`, `sub/.agents/skills`), which the patterns' `/**` leave out. */

@@ -75,4 +75,17 @@ describe("the model writing skills and instructions", () => {
       }
     }
   });
+
+  it("acceptEdits: a .git file (gitdir pointer) in a subfolder is refused, so a read-only git there cannot run a planted fsmonitor", async () => {
+    mkdirSync(path.join(h.work, "sub"), { recursive: true });
+    h.server.reply().tool("write_file", { path: "sub/.git", content: "gitdir: ../evil\n" });
+    h.server.reply().tool("bash", { command: "printf 'gitdir: ../evil' > sub/.git" });
+    h.server.reply().text("done");
+    const run = await h.agent("set it up", ["--permission-mode", "acceptEdits"]);
+    expect(run.code, run.stderr).toBe(0);
+    const [write, command] = toolResultsOf(h.server.requests.at(-1)!);
+    expect(write).toMatch(/^Permission denied: write_file\(sub\/\.git\) .*protected/);
+    expect(command).toMatch(/^Permission denied: .*sub\/\.git, a protected path/);
+    expect(existsSync(path.join(h.work, "sub/.git"))).toBe(false);
+  });
 });

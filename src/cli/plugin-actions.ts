@@ -22,9 +22,11 @@ function partsOf(manifest: PluginManifest): string[] {
   return [
     ...hooks.map((hook) => `hook ${hook}`),
     ...servers.map((server) => `MCP server ${server}`),
-    ...manifest.skillDirs.map((dir) => `skills in ${path.basename(dir)}/`),
+    ...manifest.skillDirs
+      .filter((dir) => path.basename(dir) !== ".hx-commands")
+      .map((dir) => `skills in ${path.basename(dir)}/`),
     ...(manifest.commandFiles.length
-      ? [`commands (not used by hx): ${manifest.commandFiles.map(name).join(", ")}`]
+      ? [`commands: ${manifest.commandFiles.map((f) => `/${name(f)}`).join(", ")}`]
       : []),
     ...(manifest.agentFiles.length
       ? [`agents (not used by hx): ${manifest.agentFiles.map(name).join(", ")}`]

@@ -72,7 +72,8 @@ export function readPluginManifest(root: string): ManifestRead {
       description: typeof json.description === "string" ? json.description : undefined,
       file,
       hooks: hooksOf(json.hooks, root, inside),
-      skillDirs: list(json.skills, "skills"),
+      // Its commands, written as skills at install (commands.ts), join its skills.
+      skillDirs: [...list(json.skills, "skills"), ...list(undefined, ".hx-commands")],
       commandFiles: markdownIn(list(json.commands, "commands")),
       agentFiles: markdownIn(list(json.agents, "agents")),
       mcpServers: mcpOf(json.mcpServers, root, inside),

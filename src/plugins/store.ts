@@ -6,6 +6,7 @@ import { writeFileAtomic } from "../fs/atomic-write.js";
 import { fetchSource, resolveSource, type SkillSourceSpec } from "../skills/install/fetch.js";
 import { copyFolderInto, InstallError, scriptsIn } from "../skills/install/install.js";
 import { computeSkillFolderHash } from "../skills/install/lock.js";
+import { writeCommandSkills } from "./commands.js";
 import { type PluginManifest, readMarketplace, readPluginManifest } from "./manifest.js";
 
 /** `~/.hx/plugins`: one folder per installed plugin, and the lock naming each. */
@@ -123,6 +124,10 @@ export async function addPlugin(options: {
     if (existsSync(destination) && !lock.plugins[manifest.name])
       throw new InstallError(`${destination} exists and was not installed by hx plugin add; remove it first`);
     const { skippedLinks } = copyFolderInto(root, destination);
+    const copied = readPluginManifest(destination);
+    if (!copied.ok) throw new InstallError(copied.error);
+    writeCommandSkills(destination, copied.manifest.commandFiles);
+    // Read again: the commands written as skills are part of it now.
     const installed = readPluginManifest(destination);
     if (!installed.ok) throw new InstallError(installed.error);
     const locked: LockedPlugin = {

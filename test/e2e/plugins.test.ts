@@ -99,6 +99,11 @@ describe("hx plugin", () => {
       path.join(notes, "skills", "release-notes", "SKILL.md"),
       "---\nname: release-notes\ndescription: Writes release notes from the git log.\n---\nRead git log, then write.\n",
     );
+    mkdirSync(path.join(notes, "commands"));
+    writeFileSync(
+      path.join(notes, "commands", "changelog.md"),
+      "---\ndescription: Drafts the changelog of a release\nargument-hint: [version]\n---\nDraft the changelog for version $ARGUMENTS from git log.\n",
+    );
     const ambiguous = await runHx(["plugin", "add", market], { env: { HOME: home } });
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain(
@@ -113,11 +118,18 @@ describe("hx plugin", () => {
     h.server.reply().text("ok");
     await h.agent("hi", [], { env: { HOME: home } });
     expect(JSON.stringify(h.server.requests[0].body)).toContain("release-notes");
+    // Its command is `/changelog`, as in Claude Code: the prompt with the arguments put in.
+    expect(added.stdout).toContain("commands: /changelog");
+    h.server.reply().text("ok");
+    await h.agent("/changelog 1.2.0", [], { env: { HOME: home } });
+    expect(JSON.stringify(h.server.requests[1].body)).toContain(
+      "Draft the changelog for version 1.2.0 from git log.",
+    );
 
     expect((await runHx(["plugin", "remove", "notes"], { env: { HOME: home } })).code).toBe(0);
     expect(existsSync(path.join(home, ".hx", "plugins", "notes"))).toBe(false);
     h.server.reply().text("ok");
     await h.agent("hi", [], { env: { HOME: home } });
-    expect(JSON.stringify(h.server.requests[1].body)).not.toContain("release-notes");
+    expect(JSON.stringify(h.server.requests[2].body)).not.toContain("release-notes");
   });
 });

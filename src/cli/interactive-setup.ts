@@ -71,7 +71,8 @@ export async function createInteractiveSetup(
     async openSession(io, options) {
       const { openSession } = await import("./open-session.js");
       const sessionFlags = options?.fresh ? { ...flags, continue: false, resume: undefined } : flags;
-      return openSession(await prepare(), sessionFlags, io);
+      // The interactive session keeps skills live: their roots are watched (headless runs not).
+      return openSession(await prepare(), sessionFlags, io, { watchSkills: true });
     },
     async switchModel(session, model) {
       const window = contextWindowFor(model, resolved.config, resolved.settings);

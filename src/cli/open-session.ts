@@ -20,7 +20,7 @@ export async function openSession(
     askLine?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
     askPlan?: PlanAsker;
   },
-  extra: Pick<SessionEnvironment, "persist" | "extraCapabilities"> = {},
+  extra: Pick<SessionEnvironment, "persist" | "extraCapabilities" | "watchSkills"> = {},
 ): Promise<AgentSession> {
   const { cwd, config, settings, provider } = prepared;
   const resume = await findResumed(cwd, flags, io.log, provider);

@@ -2,6 +2,7 @@ import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   openSync,
   readSync,
   realpathSync,
@@ -74,6 +75,13 @@ export interface SmallFileOptions {
    * `AGENTS.md -> ~/.aws/credentials` is refused with reason "outside", never read.
    */
   inside?: string;
+  /**
+   * As `inside`, for a caller that already knows the folder's real path (a folder walk does):
+   * the file must be directly in it. A file that is not a link is then read with no realpath
+   * call (opened with O_NOFOLLOW, so a link swapped in is refused); a link is resolved and
+   * checked as with `inside`.
+   */
+  insideReal?: string;
 }
 
 /**
@@ -93,6 +101,9 @@ export function readSmallFileSync(
 
 export type RegularFileRead = { ok: true; bytes: Buffer } | Extract<SmallFileRead, { ok: false }>;
 
+/** Refuses a final link at open (0 where the platform has none: Windows). */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
 /** Most bytes read at once. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
@@ -105,9 +116,21 @@ export function readRegularFileSync(
   let fd: number;
   let before: Stats;
   let folder: string | undefined;
+  // The folder's real path is known and the file is no link: its real path is known too.
+  let plain = false;
+  let linkStats: Stats | undefined;
   try {
-    folder = options.inside === undefined ? undefined : realpathSync.native(options.inside);
-    const target = folder === undefined ? file : realpathSync.native(file);
+    if (options.insideReal !== undefined) {
+      folder = options.insideReal;
+      linkStats = lstatSync(file);
+      plain = !linkStats.isSymbolicLink();
+    } else if (options.inside !== undefined) folder = realpathSync.native(options.inside);
+    const target =
+      folder === undefined
+        ? file
+        : plain
+          ? path.join(folder, path.basename(file))
+          : realpathSync.native(file);
     if (folder !== undefined && !isInsideReal(target, folder)) {
       return {
         ok: false,
@@ -115,15 +138,17 @@ export function readRegularFileSync(
         message: `is a link to ${target}, outside ${folder}; not read`,
       };
     }
-    before = statSync(target);
+    before = plain && linkStats ? linkStats : statSync(target);
     if (!before.isFile())
       return { ok: false, reason: "not-a-file", message: `is ${fileKind(before)}, not a file` };
-    fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK | (plain ? NO_FOLLOW : 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR")
       return { ok: false, reason: "missing", message: "not found" };
     if (code === "ENXIO") return { ok: false, reason: "not-a-file", message: "is a socket, not a file" };
+    if (code === "ELOOP" && plain)
+      return { ok: false, reason: "unreadable", message: "changed while it was being opened; not read" };
     return { ok: false, reason: "unreadable", message: `cannot be read (${code ?? String(error)})` };
   }
   try {
@@ -134,7 +159,7 @@ export function readRegularFileSync(
     const moved =
       stats.ino !== before.ino ||
       stats.dev !== before.dev ||
-      (folder !== undefined && !isInsideReal(realpathSync.native(file), folder));
+      (folder !== undefined && !plain && !isInsideReal(realpathSync.native(file), folder));
     if (moved)
       return { ok: false, reason: "unreadable", message: "changed while it was being opened; not read" };
     if (stats.size > maxBytes) return tooLarge(maxBytes, stats.size);

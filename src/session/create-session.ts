@@ -86,6 +86,8 @@ export interface SessionEnvironment {
   modelFor?: (model: string) => Promise<{ provider: ModelProvider } | { note: string }>;
   /** Skill descriptions to use instead of the files' (`hx skills eval --description`), by name. */
   skillDescriptions?: Readonly<Record<string, string>>;
+  /** Watch the skill roots for hot reload (the interactive session); headless runs do not. */
+  watchSkills?: boolean;
 }
 
 /** A plugin's hooks, run with `CLAUDE_PLUGIN_ROOT` set to its folder. */
@@ -173,6 +175,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     refreshRemote: mcp ? () => mcp.refreshSkills() : undefined,
     folderTrust: env.folderTrust,
     descriptions: env.skillDescriptions,
+    watch: env.watchSkills,
     runtime: {
       // The subagents are set up below (they take the permissions, which take the skills' rules).
       fork: (job) => subagents.runSubagent(job),

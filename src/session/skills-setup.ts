@@ -113,8 +113,9 @@ export interface InvocableSkill {
  * The session's skills in two layers: the catalog (names and descriptions, in the system
  * prompt, fixed for the session so providers cache the prefix) and `load_skill` (bodies, on
  * demand, read from the file at each load; top-level agent only); `/skill-name args` puts a
- * body in the conversation before the model runs. After the start the skills live on: skill
- * roots are watched (settings `skills.watch`, default on) and `/reload-skills` rescans;
+ * body in the conversation before the model runs. After the start the skills live on: in the
+ * interactive session skill roots are watched (settings `skills.watch`, default on) and
+ * `/reload-skills` rescans;
  * conditional skills (`paths:`) wait for a tool to touch a matching file. What changed
  * reaches the model as one appended message before its next request, listing only the
  * changes. Skills whose bodies a resumed history holds count as loaded.
@@ -133,6 +134,12 @@ export async function setUpSkills(
      * true when `remote` now returns more, so the skills are rescanned and announced.
      */
     refreshRemote?: () => Promise<boolean>;
+    /**
+     * Watch the skill roots for changes (the interactive session; settings `skills.watch: false`
+     * turns it off there too). Headless runs do not: the watcher's cost would sit before the
+     * first request of a run that rarely outlives an edit. Default false.
+     */
+    watch?: boolean;
     /**
      * Whether the folder is trusted (src/trust). Untrusted: the `allowed-tools` of skills read
      * from inside the project are not honoured (their calls are asked as usual); a skill's
@@ -160,7 +167,15 @@ export async function setUpSkills(
   let { catalog } = first;
   // The budget of a model whose window nobody knows comes from the server when it reports one:
   // one request, paid only by sessions that have a catalog to size.
-  if (options.windowKnown === false && options.reportedContextWindow && catalog.listed.length > 0) {
+  // A budget set in characters does not depend on the window: nothing to ask.
+  const setBudget = basics.settings.skills?.catalogBudget;
+  const budgetInChars = setBudget !== undefined && Number.isFinite(setBudget) && setBudget > 1;
+  if (
+    options.windowKnown === false &&
+    !budgetInChars &&
+    options.reportedContextWindow &&
+    catalog.listed.length > 0
+  ) {
     const reported = await options.reportedContextWindow();
     if (reported !== undefined) {
       const budget = resolveCatalogBudget(reported, basics.settings.skills?.catalogBudget, true);
@@ -235,7 +250,7 @@ export async function setUpSkills(
     return result;
   };
   const watcher =
-    basics.settings.skills?.watch === false
+    !options.watch || basics.settings.skills?.watch === false
       ? undefined
       : new SkillWatcher({
           roots: skillRoots({ cwd: basics.cwd, extraPaths: basics.settings.skills?.paths }).map((r) => r.dir),

@@ -145,7 +145,7 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
     walk.visitedDirs.add(real);
 
     // Most folders under a root are skills: try SKILL.md first, list the folder only if absent.
-    const direct = tryRead(path.join(dir, SKILL_FILE_NAMES[0]));
+    const direct = tryRead(path.join(dir, SKILL_FILE_NAMES[0]), real);
     if (direct.kind === "error") {
       walk.diagnostics.push(skillWarning(direct.code, direct.message, path.join(dir, SKILL_FILE_NAMES[0])));
       continue;
@@ -179,7 +179,7 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
       const skill =
         direct.kind === "text"
           ? toSkill(file, direct.text, root.source, walk.diagnostics)
-          : readSkill(file, root.source, walk.diagnostics);
+          : readSkill(file, root.source, walk.diagnostics, real);
       if (skill) walk.found.push(skill);
       continue; // a skill's own folders (references/, scripts/) hold no further skills
     }
@@ -220,10 +220,15 @@ type ReadAttempt =
 /**
  * Reads a SKILL.md only as a regular file of at most MAX_SKILL_FILE_BYTES whose real path
  * stays in its folder: a `SKILL.md -> /etc/passwd` link, a FIFO or a device is skipped with a
- * diagnostic, never opened for reading.
+ * diagnostic, never opened for reading. `folderReal` is its folder's real path when the caller
+ * knows it (the walk does: one realpath per root, not two or three per file).
  */
-function tryRead(file: string): ReadAttempt {
-  const read = readSmallFileSync(file, MAX_SKILL_FILE_BYTES, { inside: path.dirname(file) });
+function tryRead(file: string, folderReal?: string): ReadAttempt {
+  const read = readSmallFileSync(
+    file,
+    MAX_SKILL_FILE_BYTES,
+    folderReal === undefined ? { inside: path.dirname(file) } : { insideReal: folderReal },
+  );
   if (read.ok) return { kind: "text", text: read.text };
   if (read.reason === "missing" || isDirectory(file)) return { kind: "absent" };
   const code =
@@ -271,8 +276,13 @@ export function rereadSkill(skill: Skill): Skill | undefined {
 }
 
 /** Reads one SKILL.md; an unreadable file is skipped with a diagnostic. */
-export function readSkill(file: string, source: SkillSource, diagnostics: Diagnostic[]): Skill | undefined {
-  const read = tryRead(file);
+export function readSkill(
+  file: string,
+  source: SkillSource,
+  diagnostics: Diagnostic[],
+  folderReal?: string,
+): Skill | undefined {
+  const read = tryRead(file, folderReal);
   if (read.kind === "text") return toSkill(file, read.text, source, diagnostics);
   diagnostics.push(
     read.kind === "error"

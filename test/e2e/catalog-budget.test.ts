@@ -28,7 +28,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const run = (extra: string[] = []) =>
+const run = (extra: string[] = [], env: Record<string, string> = {}) =>
   runHx(
     [
       "agent",
@@ -43,7 +43,7 @@ const run = (extra: string[] = []) =>
       work,
       ...extra,
     ],
-    { env: { OPENAI_API_KEY: "sk-test" } },
+    { env: { OPENAI_API_KEY: "sk-test", ...env } },
   );
 const systemOf = () => String(server.requests[0]?.body.messages[0].content);
 
@@ -68,5 +68,24 @@ describe("catalog budget for an unknown model", () => {
     expect(result.stderr).toMatch(
       /skills: (catalog over budget, descriptions shortened|listed by name only): skill-0/,
     );
+  });
+
+  it("asks no model list when the window is set or the budget is in characters", async () => {
+    server.models([{ id: "local-model", object: "model", context_length: 16_384 }]);
+    server.replyWith((_request, reply) => reply.text("ok"));
+    expect((await run(["--context-window", "64k"])).code).toBe(0);
+    expect((await run([], { HX_CONTEXT_WINDOW: "64000" })).code).toBe(0);
+    const home = tempDir("hx-catalog-budget-home-");
+    mkdirSync(path.join(home, ".hx"), { recursive: true });
+    writeFileSync(
+      path.join(home, ".hx", "settings.json"),
+      JSON.stringify({ skills: { catalogBudget: 20_000 } }),
+    );
+    const configured = await run([], { HOME: home });
+    expect(configured.code, configured.stderr).toBe(0);
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(3);
+    expect(server.modelListRequests()).toBe(0);
+    // The 20,000 characters set hold all 100 skills whole (16,384 tokens reported would not).
+    expect(String(server.requests.at(-1)?.body.messages[0].content)).toContain("topic 99 or its files.");
   });
 });

@@ -21,7 +21,7 @@ const announcements = (request: (typeof fixture.server.requests)[number]) =>
   messagesOf(request).filter((m) => m.role === "user" && String(m.content).startsWith("<skills-update>"));
 
 describe("live skills (hx binary)", () => {
-  it("announces added, removed and changed skills once, and load_skill reads the new body", async () => {
+  it("interactive: announces added, removed and changed skills once, and load_skill reads the new body", async () => {
     let call = 0;
     fixture.server.replyWith((_request, reply) => {
       call += 1;
@@ -53,8 +53,10 @@ describe("live skills (hx binary)", () => {
         reply.text("done");
       }
     });
-    const run = await runHx(["agent", ...openaiFlags(fixture.server, fixture.project), ...BYPASS, "go"], {
+    // The interactive session (line mode) watches the skill roots.
+    const run = await runHx([...openaiFlags(fixture.server, fixture.project), ...BYPASS], {
       env: KEYS,
+      input: "go\n/exit\n",
     });
     expect(run.code, run.stderr).toBe(0);
     const [first, second, third] = fixture.server.requests;
@@ -79,6 +81,34 @@ describe("live skills (hx binary)", () => {
     expect(messages.at(-2).role).toBe("tool");
     // The body edited after the scan is what load_skill hands out.
     expect(toolMessagesOf(third).at(-1).content).toContain("Deploy v2.");
+  });
+
+  it("headless: watches nothing, so a skill added during the run is not announced (load_skill still reads the file)", async () => {
+    let call = 0;
+    fixture.server.replyWith((_request, reply) => {
+      call += 1;
+      if (call === 1) {
+        writeSkill(skillsDir(), "deploy", "name: deploy\ndescription: Deploys the site.", "Deploy v1.");
+        writeSkill(skillsDir(), "sync-upstream", "name: sync-upstream\ndescription: Updated.", "New steps.");
+        reply.tool("bash", { command: "sleep 1" }); // a watcher would have fired by now
+      } else if (call === 2) reply.tool("load_skill", { name: "sync-upstream" });
+      else reply.text("done");
+    });
+    const run = await runHx(["agent", ...openaiFlags(fixture.server, fixture.project), ...BYPASS, "go"], {
+      env: KEYS,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const [first, second, third] = fixture.server.requests;
+    expect(announcements(second)).toHaveLength(0);
+    // (Loading the edited skill tells the model its new description; the added one stays unknown.)
+    expect(
+      announcements(third)
+        .map((m) => String(m.content))
+        .join(""),
+    ).not.toContain("deploy");
+    expect(systemOf(first)).not.toContain("deploy");
+    // The body handed out is the file's current one, watched or not.
+    expect(toolMessagesOf(third).at(-1).content).toContain("New steps.");
   });
 
   it("keeps a paths: skill out of the catalog until a tool touches a matching file", async () => {

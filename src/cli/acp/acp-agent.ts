@@ -138,7 +138,12 @@ export async function serveAcp(stream: Stream, flags: RunFlags, log: (line: stri
       const { prepareRun } = await import("../prepare-run.js");
       const { openSession } = await import("../open-session.js");
       const prepared = await prepareRun(sessionFlags);
-      const session = await openSession(prepared, sessionFlags, { log, ask: askerFor(() => record) });
+      const session = await openSession(
+        prepared,
+        sessionFlags,
+        { log, ask: askerFor(() => record) },
+        { watchSkills: true },
+      );
       record = { id: session.transcript.id, session, mcpFolder };
       if (editorWrites) session.workspace.editor = editorFor(() => record);
       return record;

@@ -114,6 +114,18 @@ export class QuestionPrompt<C extends string> implements Component {
       this.handlers.cancel();
       return;
     }
+    // Moving the selection and Ctrl-O are never typing: they neither answer nor count as a key
+    // next to one (↓ then Enter at once confirms).
+    const up = matchesKey(data, "up");
+    if (up || matchesKey(data, "down") || matchesKey(data, "ctrl+o")) {
+      if (this.held) {
+        this.handlers.passThrough(this.held.data);
+        this.drop();
+      }
+      if (matchesKey(data, "ctrl+o")) this.diffExpanded = !this.diffExpanded;
+      else this.selected = (this.selected + (up ? -1 : 1) + this.choices.length) % this.choices.length;
+      return;
+    }
     const now = this.clock.now();
     const alone = now - this.lastKeyAt >= ANSWER_GRACE_MS;
     this.lastKeyAt = now;
@@ -123,15 +135,6 @@ export class QuestionPrompt<C extends string> implements Component {
       this.drop();
       this.handlers.passThrough(first);
       this.handlers.passThrough(data);
-      return;
-    }
-    if (matchesKey(data, "ctrl+o")) {
-      this.diffExpanded = !this.diffExpanded;
-      return;
-    }
-    if (matchesKey(data, "up") || matchesKey(data, "down")) {
-      const step = matchesKey(data, "up") ? -1 : 1;
-      this.selected = (this.selected + step + this.choices.length) % this.choices.length;
       return;
     }
     const choice = this.choiceFor(data);

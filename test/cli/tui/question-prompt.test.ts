@@ -121,6 +121,12 @@ describe("the approval question in the full-screen session", () => {
     q.press("\r", ANSWER_GRACE_MS);
     q.settle();
     expect(q.chosen()).toEqual(["always"]);
+    // Moving is not typing: ↓ then Enter at once confirms.
+    const quick = question();
+    quick.press(["\x1b[B"], ANSWER_GRACE_MS);
+    quick.press("\r", 10);
+    quick.settle();
+    expect(quick.chosen()).toEqual(["allowEdits"]);
   });
 
   it("a key typed as the question appears, or one with a key right after it, goes to the prompt", () => {

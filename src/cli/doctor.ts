@@ -18,6 +18,7 @@ import {
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
 import { droppedSecretNames } from "../secrets/child-env.js";
 import { loadTrustedSettings, type TrustedSettings, untrustedNotice } from "../trust/index.js";
+import { withApprovedPlugins } from "./prepare-run.js";
 import { UsageError } from "./run-config.js";
 import { VERSION } from "./version.js";
 
@@ -56,7 +57,9 @@ export async function runDoctor(options: {
     throw new UsageError(`-C/--cwd: '${options.cwd}' is not a directory.`);
   }
   const root = realpathSync(cwd);
-  const loaded = await loadTrustedSettings(root);
+  const loaded = await withApprovedPlugins(await loadTrustedSettings(root), (line) =>
+    process.stderr.write(`${line}\n`),
+  );
   const settings = loaded.merged;
   const { options: sandboxOptions, warnings } = resolveSandboxOptions({
     flag: options.sandbox as never,

@@ -127,7 +127,7 @@ export async function withProvider(resolved: Omit<PreparedRun, "provider">): Pro
 }
 
 /** Approved plugins' skills, servers and hooks; the plugin module loads only when plugins are installed. */
-async function withApprovedPlugins(
+export async function withApprovedPlugins(
   settings: TrustedSettings,
   warn: (line: string) => void,
 ): Promise<TrustedSettings> {

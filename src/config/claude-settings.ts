@@ -4,6 +4,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import { isPermissionMode } from "../permissions/modes.js";
+import { canonicalToolName } from "../permissions/tool-aliases.js";
 import type { Settings } from "./settings-schema.js";
 
 /*
@@ -100,10 +101,30 @@ export function sharedPart(json: Record<string, unknown>): {
         else ignored.push(`permissions.${name}`);
       }
       raw.permissions = permissions;
+      const missing = toolsHxLacks(permissions);
+      if (missing.length > 0) ignored.push(`rules for tools hx does not have (${missing.join(", ")})`);
     } else if ((SHARED_KEYS as readonly string[]).includes(key)) raw[key] = value;
     else if (key !== "$schema") ignored.push(key);
   }
   return { raw, ignored };
+}
+
+/**
+ * The Claude Code tools the rules name that hx has no tool for (`WebFetch`, `WebSearch`): a
+ * capitalised name no hx tool declares as its Claude Code name (see Tool.claude). Such rules
+ * are kept (they match nothing) and listed by `hx doctor`.
+ */
+function toolsHxLacks(permissions: Record<string, unknown>): string[] {
+  const names = new Set<string>();
+  for (const list of ["allow", "ask", "deny"]) {
+    const rules = permissions[list];
+    if (!Array.isArray(rules)) continue;
+    for (const rule of rules) {
+      const tool = typeof rule === "string" ? /^([A-Za-z0-9_]+)/.exec(rule.trim())?.[1] : undefined;
+      if (tool && /^[A-Z]/.test(tool) && canonicalToolName(tool) === tool) names.add(tool);
+    }
+  }
+  return [...names].sort();
 }
 
 /** `~/.claude.json`'s user-scope MCP servers (Claude Code keeps them there, not in settings). */

@@ -90,7 +90,10 @@ describe("a real Claude Code project's .claude/settings.json", () => {
   it("hx doctor lists the files in effect and what hx does not use", async () => {
     writeClaudeSettings({
       statusLine: { type: "command", command: "x" },
-      permissions: { additionalDirectories: [] },
+      permissions: {
+        additionalDirectories: [],
+        allow: ["WebFetch(domain:docs.python.org)", "WebSearch", "Bash(ls:*)"],
+      },
     });
     const home = tempDir("hx-home-");
     mkdirSync(path.join(home, ".claude"));
@@ -103,7 +106,7 @@ describe("a real Claude Code project's .claude/settings.json", () => {
     expect(run.stdout).toContain(`${path.join(h.work, ".claude", "settings.json")} (project)`);
     expect(run.stdout).toContain("~/.claude/settings.json: not used by hx (Claude Code only): outputStyle");
     expect(run.stdout).toMatch(
-      /\.claude\/settings\.json: not used by hx \(Claude Code only\): statusLine, permissions\.additionalDirectories/,
+      /\.claude\/settings\.json: not used by hx \(Claude Code only\): statusLine, permissions\.additionalDirectories, rules for tools hx does not have \(WebFetch, WebSearch\)/,
     );
   });
 });

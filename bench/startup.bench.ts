@@ -4,7 +4,16 @@
 // server, in rounds interleaved with `node -e 0` (see measure.ts): the verdicts are ratios to
 // that baseline, measured in the same rounds, so load on the machine moves both sides.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type FakeModelServer, startFakeModelServer } from "../test/support/fake-model-server.js";
@@ -61,6 +70,7 @@ export async function run(): Promise<BenchRow[]> {
     const linger = median(lingering);
     const rss = await peakRss(agentArgs, env);
     const fixed = fixedRequestChars(server);
+    const fixedTen = await fixedRequestAtTenSkills(server, env);
     const loads = await loadedByOneTurn(agentArgs, env, work);
     const rows: BenchRow[] = [
       {
@@ -117,6 +127,13 @@ export async function run(): Promise<BenchRow[]> {
         value: `${fixed.total.toLocaleString("en-US")} chars (system ${fixed.system}, tools ${fixed.tools}: ${fixed.names})`,
         target: "≤ 4,800 chars",
         ok: fixed.total <= 4800,
+      },
+      {
+        area: "request",
+        metric: "whole first request at N=10 typical skills (~100-char descriptions): system + tools",
+        value: `${fixedTen.total.toLocaleString("en-US")} chars (system ${fixedTen.system}, tools ${fixedTen.tools})`,
+        target: "≤ 6,240 chars (0.8× pi's 7,800)",
+        ok: fixedTen.total <= 6240,
       },
       {
         area: "bundle",
@@ -232,6 +249,27 @@ async function loadedByOneTurn(agentArgs: string[], env: NodeJS.ProcessEnv, work
     zod: texts.some((text) => text.includes('"$ZodObject"')),
     yaml: entries.some((e) => /^require:.*\/node_modules\/yaml\//.test(e)),
   };
+}
+
+/** The first request of a session with 10 typical skills (catalog and load_skill included). */
+async function fixedRequestAtTenSkills(server: FakeModelServer, env: NodeJS.ProcessEnv) {
+  const work = mkdtempSync(path.join(os.tmpdir(), "hx-bench-ten-"));
+  try {
+    for (let i = 0; i < 10; i++) {
+      const name = `skill-${String(i).padStart(3, "0")}`;
+      mkdirSync(path.join(work, ".agents", "skills", name), { recursive: true });
+      const description = `Does task ${i} the way this project does it. Use it when the user asks about topic ${i} or its files.`;
+      writeFileSync(
+        path.join(work, ".agents", "skills", name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`,
+      );
+    }
+    const result = await node([HX_BIN, "agent", "hi", ...openaiArgs(server.url, work)], env);
+    if (result.code !== 0) throw new Error(`bench: hx agent with 10 skills exited ${result.code}`);
+    return fixedRequestChars(server);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** What every request of a session with no skills starts with, as the server received it. */

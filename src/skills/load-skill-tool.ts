@@ -57,8 +57,8 @@ const MAX_SUGGESTED_NAMES = 100;
 
 export const loadSkillParameters = (z: Zod) =>
   z.object({
-    name: z.string().describe("As listed, e.g. code-review"),
-    args: z.string().optional().describe("The task, for a skill that runs as a subagent (context: fork)"),
+    name: z.string().describe("As listed"),
+    args: z.string().optional().describe("Task for a skill run as a subagent (context: fork)"),
   });
 
 /** load_skill as Claude Code's Skill tool: `{ skill: name, args? }`. */
@@ -80,9 +80,9 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<ty
   return defineTool({
     name: LOAD_SKILL_TOOL_NAME,
     description:
-      "Loads a skill's instructions and folder by its name in # Skills (system prompt); runs nothing. " +
-      "When the user names a skill or the task matches one, load it before you start, then follow it. " +
-      "Answer questions about which skills exist from that list.",
+      "Loads a skill from # Skills (instructions and folder); runs nothing. " +
+      "If the user names a skill or the task matches one, load it first, then follow it. " +
+      "Which skills exist: see that list.",
     parameters: loadSkillParameters,
     jsonSchema: builtSchema("load_skill"),
     effect: "read",

@@ -42,15 +42,9 @@ export interface TaskToolDeps {
 export const taskParameters = (z: Zod) =>
   z.object({
     description: z.string().min(1).describe("A 3-6 word label"),
-    prompt: z.string().min(1).describe("The whole task: what to find or do, what to report back"),
-    agent_type: z
-      .enum(AGENT_TYPES)
-      .optional()
-      .describe("explore: read-only tools; general (default): all tools"),
-    skills: z
-      .array(z.string())
-      .optional()
-      .describe("Skills from # Skills to start it with (it cannot load any)"),
+    prompt: z.string().min(1).describe("What to find or do, and what to report"),
+    agent_type: z.enum(AGENT_TYPES).optional().describe("explore: read-only; general (default): all tools"),
+    skills: z.array(z.string()).optional().describe("From # Skills, preloaded (it cannot load any)"),
   });
 
 /** task as Claude Code's Task: hx's `explore` / `general` are Claude's `Explore` / `general-purpose`. */
@@ -162,7 +156,7 @@ export function createTaskTool(deps: TaskToolDeps, runner = createSubagentRunner
   const { maxTurns } = runner;
   return defineTool({
     name: "task",
-    description: `Runs a subagent with a fresh context on a self-contained job (exploring the code to answer a question, a focused change) and returns only its final answer, which keeps your context small. It sees only your prompt: include every detail it needs. It stops after ${maxTurns} turns.`,
+    description: `Runs a subagent in a fresh context on a self-contained job (explore code to answer a question, a focused change); only its final answer returns, keeping your context small. It sees only your prompt: include every detail. Stops after ${maxTurns} turns.`,
     parameters: deps.offerSkills ? taskParameters : taskParametersWithoutSkills,
     jsonSchema: builtSchema(deps.offerSkills ? "task" : "task-without-skills"),
     effect: "none",

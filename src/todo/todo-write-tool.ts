@@ -6,9 +6,9 @@ export const todoWriteParameters = (z: Zod) =>
   z.object({
     todos: z.array(
       z.object({
-        content: z.string().describe("The step, in a few words"),
+        content: z.string().describe("A few words"),
         status: z.enum(["pending", "in_progress", "completed"]),
-        activeForm: z.string().optional().describe("Shown while in progress, e.g. 'Running tests'"),
+        activeForm: z.string().optional().describe("Shown while in progress ('Running tests')"),
       }),
     ),
   });
@@ -29,7 +29,7 @@ export const TODO_WRITE_CLAUDE: ClaudeShape<{ todos: unknown[] }> = {
 export function createTodoWriteTool(list: TodoList, options: TodoWriteOptions = {}) {
   return defineTool({
     name: "todo_write",
-    description: `Your plan for work of 3 steps or more. Send the whole list each time (at most ${MAX_TODOS} items, one in_progress); mark a step completed as soon as it is done and the next in_progress before you start it.`,
+    description: `Your plan for work of 3+ steps. Send the whole list each time (≤ ${MAX_TODOS} items, one in_progress); mark each step completed once done, the next in_progress before starting it.`,
     parameters: todoWriteParameters,
     jsonSchema: builtSchema("todo_write"),
     effect: "none",

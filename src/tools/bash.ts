@@ -28,7 +28,7 @@ const DRAIN_MS = 100;
 
 export const bashParameters = (z: Zod) =>
   z.object({
-    command: z.string().min(1).describe("The command"),
+    command: z.string().min(1),
     timeout: z
       .number()
       .positive()
@@ -38,7 +38,7 @@ export const bashParameters = (z: Zod) =>
     run_in_background: z
       .boolean()
       .optional()
-      .describe("Start it and return at once with an id (servers, watchers, long builds)"),
+      .describe("Return at once with an id (servers, watchers, long builds)"),
   });
 
 export interface BashToolOptions {
@@ -84,10 +84,10 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
   return defineTool({
     name: "bash",
     description:
-      `Runs a bash command in the workspace root; returns stdout and stderr, and "Exit code: N" when it fails. ` +
-      "No stdin; whatever it starts is stopped when it ends. Output over " +
-      `${formatCount(MAX_OUTPUT_CHARS)} chars keeps start and end, the rest saved to a file the result names. ` +
-      "Use read_file, glob and grep to read and search." +
+      `Runs a bash command in the workspace root; returns stdout+stderr, and "Exit code: N" on failure. ` +
+      "No stdin; what it starts is stopped when it ends. Output over " +
+      `${formatCount(MAX_OUTPUT_CHARS)} chars keeps start and end; the rest goes to a file the result names. ` +
+      "Read and search with read_file, glob, grep." +
       (options.sandboxNote ? ` ${options.sandboxNote}` : ""),
     parameters: bashParameters,
     jsonSchema: builtSchema("bash"),

@@ -21,16 +21,16 @@ const MAX_LISTED_MATCHES = 10;
 export const editFileParameters = (z: Zod) =>
   z.object({
     path: z.string().min(1),
-    old_text: z.string().describe("Text as it is in the file"),
+    old_text: z.string(),
     new_text: z.string(),
-    replace_all: z.boolean().optional().describe("Replace every occurrence"),
+    replace_all: z.boolean().optional().describe("All occurrences"),
   });
 
 export const editFileTool = defineTool({
   name: "edit_file",
   description:
-    "Replaces old_text with new_text in a file and returns the diff. old_text must match exactly, whitespace " +
-    "included, and occur once unless replace_all is set (add surrounding lines to make it unique). Read the file first.",
+    "Replaces old_text with new_text in a file; returns the diff. old_text must match exactly (whitespace too) " +
+    "and occur once unless replace_all (add nearby lines to make it unique). Read the file first.",
   parameters: editFileParameters,
   jsonSchema: builtSchema("edit_file"),
   effect: "write",

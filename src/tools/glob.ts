@@ -16,14 +16,14 @@ const ALWAYS_SKIPPED = ["**/.git/**", "**/node_modules/**"];
 export const globParameters = (z: Zod) =>
   z.object({
     pattern: z.string().min(1).describe('e.g. "**/*.ts"'),
-    path: z.string().optional().describe("Folder to search (default: workspace root)"),
+    path: z.string().optional().describe("Folder (default: workspace root)"),
   });
 
 export const globTool = defineTool({
   name: "glob",
   description:
     `Lists files matching a glob pattern, sorted by path, at most ${MAX_FILES}. ` +
-    "Skips .git, node_modules and files .gitignore ignores.",
+    "Skips .git, node_modules and .gitignore'd files.",
   parameters: globParameters,
   jsonSchema: builtSchema("glob"),
   effect: "read",

@@ -16,17 +16,17 @@ const MAX_COLUMNS = 500;
 
 export const grepParameters = (z: Zod) =>
   z.object({
-    pattern: z.string().min(1).describe("Regular expression; escape ( [ { . * + ? to match them as text"),
+    pattern: z.string().min(1).describe("Regex; escape ( [ { . * + ? to match them literally"),
     path: z.string().optional().describe("File or folder (default: workspace root)"),
-    glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
-    ignore_case: z.boolean().optional().describe("Ignore case"),
+    glob: z.string().optional().describe('Only matching files, e.g. "*.ts"'),
+    ignore_case: z.boolean().optional(),
   });
 
 export const grepTool = defineTool({
   name: "grep",
   description:
-    `Searches file contents (ripgrep); returns "path:line:text" lines sorted by path, at most ${MAX_MATCHES}. ` +
-    "Skips .git, node_modules, binary files and files .gitignore ignores.",
+    `Searches file contents (ripgrep): "path:line:text" lines sorted by path, at most ${MAX_MATCHES}. ` +
+    "Skips .git, node_modules, binary and .gitignore'd files.",
   parameters: grepParameters,
   jsonSchema: builtSchema("grep"),
   effect: "read",

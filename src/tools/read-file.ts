@@ -22,15 +22,14 @@ export const readFileParameters = (z: Zod) =>
   z.object({
     path: z.string().min(1),
     offset: z.number().int().min(1).optional().describe("First line, 1-based"),
-    limit: z.number().int().min(1).optional().describe(`Lines to read (max ${MAX_LINES})`),
+    limit: z.number().int().min(1).optional().describe(`At most ${MAX_LINES}`),
   });
 
 export const readFileTool = defineTool({
   name: "read_file",
   description:
-    `Reads a text file with line numbers, up to ${MAX_LINES} lines per call (long lines are cut); ` +
-    "if more remains, the result gives the offset to continue from. " +
-    "Use glob to list a folder.",
+    `Reads a text file with line numbers, ${MAX_LINES} lines at most (long lines cut); ` +
+    "if more remains, the result gives the next offset. Use glob to list a folder.",
   parameters: readFileParameters,
   jsonSchema: builtSchema("read_file"),
   effect: "read",

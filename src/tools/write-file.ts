@@ -13,9 +13,7 @@ export const writeFileParameters = (z: Zod) =>
 
 export const writeFileTool = defineTool({
   name: "write_file",
-  description:
-    "Creates a file, or replaces a whole file, with content (missing folders are created). " +
-    "To change part of a file, use edit_file.",
+  description: "Creates or overwrites a whole file (and missing folders). To change part, use edit_file.",
   parameters: writeFileParameters,
   jsonSchema: builtSchema("write_file"),
   effect: "write",

@@ -1,6 +1,7 @@
-// End to end: hooks published for Claude Code, run unchanged through the real binary against
-// the fake model server. The hooks are vendored under their licenses in
-// test/fixtures/claude-hooks/ (see its README); each must behave as in Claude Code: guards
+// End to end: hooks written for Claude Code, run unchanged through the real binary against the
+// fake model server: a published guard (cc-safety-net from npm) and guards written the way
+// Claude Code users write them (test/fixtures/claude-hooks/, see its README); each must behave
+// as in Claude Code: guards
 // block, the formatter gets the file's absolute path, context reaches the model, a
 // transcript-reading Stop loop goes on as many times as it counts.
 import { execFileSync } from "node:child_process";
@@ -8,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/run-hx.js";
+import { SAFETY_NET_BIN } from "../support/safety-net.js";
 import { tempDir } from "../support/temp-dir.js";
 import {
   commandHook,
@@ -19,9 +21,8 @@ import {
 } from "./harness-support.js";
 
 const FIXTURES = path.join(REPO_ROOT, "test", "fixtures", "claude-hooks");
-const RAMIR = path.join(FIXTURES, "ramir-cc-marketplace");
-const DATASPOKE = path.join(FIXTURES, "dataspoke-baseline", ".claude", "hooks");
-const SAFETY_NET = path.join(FIXTURES, "safety-net-plugin");
+const GUARDS = path.join(FIXTURES, "guards");
+const PROJECT_HOOKS = path.join(FIXTURES, "claude-project", ".claude", "hooks");
 
 const h = useHarness();
 const bypass = ["--permission-mode", "bypassPermissions"];
@@ -33,25 +34,18 @@ const allRequests = () => JSON.stringify(h.server.requests.map((request) => requ
 
 describe("tool guards written for Claude Code block in hx", () => {
   it("a Bash validator (exit 2 on rm) blocks rm -rf ./build; the model reads why", async () => {
-    writeSettings(h.work, hooked("PreToolUse", "Bash", path.join(RAMIR, "block-rm-commands.sh")));
+    writeSettings(h.work, hooked("PreToolUse", "Bash", path.join(GUARDS, "no-rm.sh")));
     mkdirSync(path.join(h.work, "build"));
     writeFileSync(path.join(h.work, "build", "keep.txt"), "x");
     h.server.reply().tool("bash", { command: "rm -rf ./build" });
     h.server.reply().text("ok");
     await h.agent("clean up", bypass);
     expect(existsSync(path.join(h.work, "build", "keep.txt"))).toBe(true);
-    expect(toolResultsOf(h.server.requests[1])[0]).toContain("BLOCKED: rm commands are not allowed");
+    expect(toolResultsOf(h.server.requests[1])[0]).toContain("BLOCKED: rm is not allowed here");
   });
 
   it("a JSON-deciding guard (safety-net: permissionDecision deny) blocks git reset --hard", async () => {
-    writeSettings(
-      h.work,
-      hooked(
-        "PreToolUse",
-        "Bash",
-        `node "${path.join(SAFETY_NET, "dist", "bin", "cc-safety-net.js")}" --claude-code`,
-      ),
-    );
+    writeSettings(h.work, hooked("PreToolUse", "Bash", `node "${SAFETY_NET_BIN}" --claude-code`));
     const git = (...args: string[]) => execFileSync("git", args, { cwd: h.work, stdio: "ignore" });
     git("init", "-q");
     writeFileSync(path.join(h.work, "work.txt"), "committed\n");
@@ -66,18 +60,23 @@ describe("tool guards written for Claude Code block in hx", () => {
   });
 
   it("a secrets guard on Read blocks .env: its content never reaches the model", async () => {
-    writeSettings(h.work, hooked("PreToolUse", "Read", path.join(RAMIR, "block-env-reads.sh")));
+    writeSettings(h.work, hooked("PreToolUse", "Read", path.join(GUARDS, "no-env-read.sh")));
     writeFileSync(path.join(h.work, ".env"), "API_TOKEN=sk-live-do-not-leak\n");
     h.server.reply().tool("read_file", { path: ".env" });
     h.server.reply().text("ok");
     await h.agent("read the env", bypass);
-    expect(toolResultsOf(h.server.requests[1])[0]).toContain("BLOCKED: Reading .env files is not allowed");
-    expect(toolResultsOf(h.server.requests[1])[0]).toContain(`File attempted: ${path.join(h.work, ".env")}`);
+    expect(toolResultsOf(h.server.requests[1])[0]).toContain(
+      "BLOCKED: .env files hold secrets and are not read.",
+    );
+    expect(toolResultsOf(h.server.requests[1])[0]).toContain(`File: ${path.join(h.work, ".env")}`);
     expect(allRequests()).not.toContain("sk-live-do-not-leak");
   });
 
   it("a matcher for Edit|Write guards hx's edit_file and write_file (protect-manifesto)", async () => {
-    writeSettings(h.work, hooked("PreToolUse", "Edit|Write", path.join(DATASPOKE, "protect-manifesto.sh")));
+    writeSettings(
+      h.work,
+      hooked("PreToolUse", "Edit|Write", path.join(PROJECT_HOOKS, "protect-manifesto.sh")),
+    );
     writeFileSync(path.join(h.work, "MANIFESTO.md"), "v1\n");
     h.server
       .reply()
@@ -87,8 +86,8 @@ describe("tool guards written for Claude Code block in hx", () => {
     await h.agent("edit", bypass);
     expect(readFileSync(path.join(h.work, "MANIFESTO.md"), "utf8")).toBe("v1\n");
     expect(toolResultsOf(h.server.requests[1])).toEqual([
-      expect.stringContaining("Blocked: MANIFESTO files are highest-priority specs"),
-      expect.stringContaining("Blocked: MANIFESTO files are highest-priority specs"),
+      expect.stringContaining("Blocked: MANIFESTO files are the top-priority spec"),
+      expect.stringContaining("Blocked: MANIFESTO files are the top-priority spec"),
     ]);
   });
 });
@@ -103,7 +102,7 @@ describe("hooks that add to the work", () => {
       `#!/usr/bin/env bash\necho "$*" >> '${calls}'\nif [ "$1" = format ]; then printf 'x = 1\\n' > "$2"; fi\n`,
       { mode: 0o755 },
     );
-    writeSettings(h.work, hooked("PostToolUse", "Edit|Write", path.join(DATASPOKE, "auto-format.sh")));
+    writeSettings(h.work, hooked("PostToolUse", "Edit|Write", path.join(PROJECT_HOOKS, "format-python.sh")));
     h.server.reply().tool("write_file", { path: "src/app.py", content: "x=1" });
     h.server.reply().text("ok");
     await h.agent("write", bypass, { env: { PATH: `${bin}:${process.env.PATH}` } });
@@ -113,19 +112,17 @@ describe("hooks that add to the work", () => {
   });
 
   it("a SessionStart context injector: what it prints is in the model's first request", async () => {
-    writeSettings(h.work, hooked("SessionStart", "startup", path.join(DATASPOKE, "post-compact-context.sh")));
+    writeSettings(h.work, hooked("SessionStart", "startup", path.join(PROJECT_HOOKS, "conventions.sh")));
     h.server.reply().text("ok");
     await h.agent("hello");
-    expect(JSON.stringify(messagesOf(h.server.requests[0]))).toContain("Post-compaction context reminder:");
+    expect(JSON.stringify(messagesOf(h.server.requests[0]))).toContain("Project conventions reminder:");
   });
 
   it("SessionStart matchers pick the source: a `compact` hook does not run at startup", async () => {
-    writeSettings(h.work, hooked("SessionStart", "compact", path.join(DATASPOKE, "post-compact-context.sh")));
+    writeSettings(h.work, hooked("SessionStart", "compact", path.join(PROJECT_HOOKS, "conventions.sh")));
     h.server.reply().text("ok");
     await h.agent("hello");
-    expect(JSON.stringify(messagesOf(h.server.requests[0]))).not.toContain(
-      "Post-compaction context reminder",
-    );
+    expect(JSON.stringify(messagesOf(h.server.requests[0]))).not.toContain("Project conventions reminder");
   });
 });
 

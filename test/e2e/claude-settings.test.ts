@@ -1,6 +1,6 @@
-// End to end: Claude Code's settings files read by hx. A settings file copied from a real
-// Claude Code project (ep1804/dataspoke-baseline, vendored with its hooks under
-// test/fixtures/claude-hooks/) works as it is in `.claude/`: its deny rules, allow rules in
+// End to end: Claude Code's settings files read by hx. A project's `.claude/` folder as Claude
+// Code users write it (test/fixtures/claude-hooks/claude-project: hooks run through
+// "$CLAUDE_PROJECT_DIR", rules in Claude Code's forms) works as it is in `.claude/`: its deny rules, allow rules in
 // Claude Code's forms, hooks and env apply in a trusted folder; in an untrusted one only what
 // restricts does.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,12 +10,12 @@ import { REPO_ROOT, runHx } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
 import { KEYS, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
-const DATASPOKE = path.join(REPO_ROOT, "test", "fixtures", "claude-hooks", "dataspoke-baseline", ".claude");
+const CLAUDE_PROJECT = path.join(REPO_ROOT, "test", "fixtures", "claude-hooks", "claude-project", ".claude");
 const h = useHarness();
 
 /** The project's `.claude/` folder, copied as a user who moves from Claude Code has it. */
 function copyClaudeProject(): void {
-  cpSync(DATASPOKE, path.join(h.work, ".claude"), { recursive: true });
+  cpSync(CLAUDE_PROJECT, path.join(h.work, ".claude"), { recursive: true });
 }
 
 function writeClaudeSettings(settings: unknown, file = "settings.json"): void {
@@ -37,7 +37,7 @@ function scriptCalls(): void {
   h.server.reply().text("done");
 }
 
-describe("a real Claude Code project's .claude/settings.json", () => {
+describe("a Claude Code project's .claude/settings.json", () => {
   it("applies as it is in a trusted folder: deny and allow rules, and its hooks", async () => {
     copyClaudeProject();
     scriptCalls();
@@ -48,8 +48,8 @@ describe("a real Claude Code project's .claude/settings.json", () => {
     expect(existsSync(path.join(h.work, "build", "keep.txt"))).toBe(true);
     // Allowed by `Bash(minikube *)`: it ran (and is not installed here).
     expect(minikube).not.toMatch(/Permission denied/);
-    expect(commit).toContain("Blocked: Use Conventional Commits format");
-    expect(manifesto).toContain("Blocked: MANIFESTO files are highest-priority specs");
+    expect(commit).toContain("Blocked: commit messages use Conventional Commits");
+    expect(manifesto).toContain("Blocked: MANIFESTO files are the top-priority spec");
     expect(readFileSync(path.join(h.work, "MANIFESTO.md"), "utf8")).toBe("v1\n");
   });
 

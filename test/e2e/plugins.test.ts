@@ -1,17 +1,17 @@
-// End to end: Claude Code plugins through `hx plugin`. A published plugin (kenryu42's
-// safety-net, vendored under its MIT license in test/fixtures/claude-hooks/) installs from a
-// folder, and once approved its hook blocks what it blocks in Claude Code; before approval, or
+// End to end: Claude Code plugins through `hx plugin`. A published guard (kenryu42's
+// safety-net, npm cc-safety-net, laid out as its plugin folder by test/support/safety-net.ts)
+// installs from a folder, and once approved its hook blocks what it blocks in Claude Code; before approval, or
 // after its files change, it runs nothing.
 
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT, runHx } from "../support/run-hx.js";
+import { runHx } from "../support/run-hx.js";
+import { SAFETY_NET_VERSION, safetyNetPlugin } from "../support/safety-net.js";
 import { tempDir } from "../support/temp-dir.js";
 import { toolResultsOf, useHarness } from "./harness-support.js";
 
-const SAFETY_NET = path.join(REPO_ROOT, "test", "fixtures", "claude-hooks", "safety-net-plugin");
 const h = useHarness();
 const bypass = ["--permission-mode", "bypassPermissions"];
 
@@ -29,10 +29,10 @@ function repoWithWork(): string {
 describe("hx plugin", () => {
   it("a published plugin installs from a folder; approved, its hook blocks git reset --hard", async () => {
     const home = tempDir("hx-home-");
-    const added = await runHx(["plugin", "add", SAFETY_NET], { env: { HOME: home } });
+    const added = await runHx(["plugin", "add", safetyNetPlugin()], { env: { HOME: home } });
     expect(added.code).toBe(0);
     expect(added.stdout).toContain(
-      `Installed plugin safety-net 0.9.0 in ${path.join(home, ".hx", "plugins", "safety-net")}`,
+      `Installed plugin safety-net ${SAFETY_NET_VERSION} in ${path.join(home, ".hx", "plugins", "safety-net")}`,
     );
     expect(added.stdout).toContain(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the hook's command as the plugin writes it
@@ -58,12 +58,16 @@ describe("hx plugin", () => {
     expect(toolResultsOf(h.server.requests[3])[0]).toMatch(/git reset --hard/);
 
     const list = await runHx(["plugin", "list"], { env: { HOME: home } });
-    expect(list.stdout).toMatch(/^safety-net 0\.9\.0 {2}approved {2}from /m);
+    expect(list.stdout).toMatch(
+      new RegExp(`^safety-net ${SAFETY_NET_VERSION.replaceAll(".", "\\.")} {2}approved {2}from `, "m"),
+    );
   });
 
   it("a plugin whose files changed after approval is not loaded", async () => {
     const home = tempDir("hx-home-");
-    expect((await runHx(["plugin", "add", SAFETY_NET, "--yes"], { env: { HOME: home } })).code).toBe(0);
+    expect((await runHx(["plugin", "add", safetyNetPlugin(), "--yes"], { env: { HOME: home } })).code).toBe(
+      0,
+    );
     const installed = path.join(home, ".hx", "plugins", "safety-net");
     writeFileSync(path.join(installed, "hooks", "extra.sh"), "echo changed\n");
     h.server.reply().text("ok");
@@ -87,7 +91,7 @@ describe("hx plugin", () => {
         ],
       }),
     );
-    cpSync(SAFETY_NET, path.join(market, "plugins", "safety-net"), { recursive: true });
+    cpSync(safetyNetPlugin(), path.join(market, "plugins", "safety-net"), { recursive: true });
     const notes = path.join(market, "plugins", "notes");
     mkdirSync(path.join(notes, ".claude-plugin"), { recursive: true });
     writeFileSync(

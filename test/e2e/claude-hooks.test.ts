@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/run-hx.js";
-import { SAFETY_NET_BIN } from "../support/safety-net.js";
+import { HAS_JQ, SAFETY_NET_BIN } from "../support/safety-net.js";
 import { tempDir } from "../support/temp-dir.js";
 import {
   commandHook,
@@ -32,7 +32,7 @@ const hooked = (event: string, matcher: string, command: string) => ({
 /** Everything the model server was sent, as one string. */
 const allRequests = () => JSON.stringify(h.server.requests.map((request) => request.body));
 
-describe("tool guards written for Claude Code block in hx", () => {
+describe.skipIf(!HAS_JQ)("tool guards written for Claude Code block in hx", () => {
   it("a Bash validator (exit 2 on rm) blocks rm -rf ./build; the model reads why", async () => {
     writeSettings(h.work, hooked("PreToolUse", "Bash", path.join(GUARDS, "no-rm.sh")));
     mkdirSync(path.join(h.work, "build"));
@@ -92,7 +92,7 @@ describe("tool guards written for Claude Code block in hx", () => {
   });
 });
 
-describe("hooks that add to the work", () => {
+describe.skipIf(!HAS_JQ)("hooks that add to the work", () => {
   it("a PostToolUse formatter gets the written file's absolute path and formats it", async () => {
     // A stand-in for ruff on PATH: records how it was called and rewrites the file.
     const bin = tempDir("hx-fake-bin-");
@@ -156,7 +156,7 @@ jq -n --arg prompt "Keep improving the code. (last said: $LAST)" --arg msg "iter
   );
 }
 
-describe("a transcript-reading Stop loop", () => {
+describe.skipIf(!HAS_JQ)("a transcript-reading Stop loop", () => {
   it("goes on as many times as it counts (more than the 3 rounds hx used to allow)", async () => {
     writeSettings(h.work, hooked("Stop", "", ralphLoop(h.work, 6, "DONE")));
     for (let i = 1; i <= 6; i++) h.server.reply().text(`round ${i}`);

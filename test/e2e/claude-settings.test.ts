@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, runHx } from "../support/run-hx.js";
+import { HAS_JQ } from "../support/safety-net.js";
 import { tempDir } from "../support/temp-dir.js";
 import { KEYS, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
@@ -37,7 +38,7 @@ function scriptCalls(): void {
   h.server.reply().text("done");
 }
 
-describe("a Claude Code project's .claude/settings.json", () => {
+describe.skipIf(!HAS_JQ)("a Claude Code project's .claude/settings.json", () => {
   it("applies as it is in a trusted folder: deny and allow rules, and its hooks", async () => {
     copyClaudeProject();
     scriptCalls();

@@ -2,6 +2,7 @@
 // as a devDependency: its hook answers with a JSON permissionDecision. `safetyNetPlugin()` lays
 // it out as a Claude Code plugin folder (manifest and hooks.json written here, in the plugin
 // format Claude Code documents), the way its repository ships it.
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./run-hx.js";
@@ -58,3 +59,13 @@ export function safetyNetPlugin(): string {
   );
   return root;
 }
+
+/**
+ * Whether `jq` is installed: the Claude Code-style guards read their payload with it, as most
+ * published ones do. `.ci/run` installs it; elsewhere their tests skip and say why.
+ */
+export const HAS_JQ: boolean = (() => {
+  const found = spawnSync("jq", ["--version"], { stdio: "ignore" }).status === 0;
+  if (!found) console.warn("skipped: the Claude Code guard tests need jq (apt-get install jq)");
+  return found;
+})();

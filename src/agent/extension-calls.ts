@@ -13,8 +13,13 @@ export interface ExtensionHost {
 export async function callExtensions(
   host: ExtensionHost,
   call: (ext: LoopExtension) => unknown,
+  /** Checked before each extension: once true (the run was ended), the rest are not called. */
+  stopped: () => boolean = () => false,
 ): Promise<void> {
-  for (const ext of host.extensions) await safely(host.emit, ext, () => call(ext));
+  for (const ext of host.extensions) {
+    if (stopped()) return;
+    await safely(host.emit, ext, () => call(ext));
+  }
 }
 
 /** The first extension's non-empty answer to a hook, in order; undefined when none answers. */

@@ -53,7 +53,12 @@ export async function runAgentLoop(
     }
 
     await config.tools.ready(); // schemas of tools added since the last request
-    await callExtensions(config, (ext) => ext.beforeModelCall?.(state));
+    // An extension that ends the run (a budget) stops the round: no compaction request after it.
+    await callExtensions(
+      config,
+      (ext) => ext.beforeModelCall?.(state),
+      () => endedBy !== undefined,
+    );
     if (endedBy !== undefined) return ended(endedBy);
     stats.turns += 1;
     state.turn = stats.turns;

@@ -119,6 +119,28 @@ describe("runAgentLoop", () => {
     expect(messages.at(-1)?.role).toBe("tool");
   });
 
+  it("an extension that ends the run before a request: the extensions after it are not called", async () => {
+    const called: string[] = [];
+    const budget: LoopExtension = {
+      name: "budget",
+      beforeModelCall: (state) => {
+        called.push("budget");
+        state.endRun("The budget is spent.");
+      },
+    };
+    const compactor: LoopExtension = {
+      name: "compactor",
+      beforeModelCall: () => void called.push("compactor"),
+    };
+    const { config, conversation, model } = setup([{ text: "never asked" }], {
+      extensions: [budget, compactor],
+    });
+    const result = await runAgentLoop(config, conversation);
+    expect(result.stop).toBe("ended");
+    expect(called).toEqual(["budget"]);
+    expect(model.requests).toHaveLength(0);
+  });
+
   it("an extension ends the run: later calls of the turn get a 'not run' result, no further request", async () => {
     const stopper: LoopExtension = {
       name: "stopper",

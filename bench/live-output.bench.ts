@@ -72,7 +72,9 @@ export async function run(): Promise<BenchRow[]> {
   const wall = median(watched.map((w) => w.wall));
   const draws = median(watched.map((w) => w.draws));
   const events = median(watched.map((w) => w.events));
-  const drawsPerSecond = median(watched.map((w) => w.draws / (w.wall / 1000)));
+  // The final draw flushes what came last; the rate is of the throttled draws before it (a
+  // short run made one extra draw look like a rate over 11/s).
+  const drawsPerSecond = median(watched.map((w) => Math.max(0, w.draws - 1) / (w.wall / 1000)));
   const keptUp = watched.every((w) => w.last.includes(`line ${LINES}`));
   return [
     {
@@ -84,7 +86,8 @@ export async function run(): Promise<BenchRow[]> {
     },
     {
       area: "tui",
-      metric: "  the screen keeps up: draws per second, and the last draw shows the last line",
+      metric:
+        "  the screen keeps up: draws per second while output flows (the final flush aside), and the last draw shows the last line",
       value: `${drawsPerSecond.toFixed(1)}/s, ${keptUp ? "last line shown" : "last line NOT shown"}`,
       target: "≤ 11/s, last line shown",
       ok: keptUp && drawsPerSecond <= 11,

@@ -23,21 +23,13 @@ export const HOOK_EVENTS = [
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
-/** Events hx has a moment for. `Setup` (claude --init), `TeammateIdle` and `TaskCompleted` (agent teams) have none. */
-export const FIRED_EVENTS: ReadonlySet<HookEventName> = new Set([
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PermissionRequest",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Notification",
-  "Stop",
-  "SubagentStart",
-  "SubagentStop",
-  "PreCompact",
-  "SessionEnd",
-]);
+/** Events hx has no moment for: `Setup` (claude --init), `TeammateIdle` and `TaskCompleted` (agent teams). */
+const UNFIRED_EVENTS: ReadonlySet<HookEventName> = new Set(["Setup", "TeammateIdle", "TaskCompleted"]);
+
+/** Events hx fires: every Claude Code event but those above. */
+export const FIRED_EVENTS: ReadonlySet<HookEventName> = new Set(
+  HOOK_EVENTS.filter((event) => !UNFIRED_EVENTS.has(event)),
+);
 
 /** Events whose hooks are chosen by tool name (the matcher). */
 export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([

@@ -87,18 +87,9 @@ function hooksOf(
   root: string,
   inside: (relative: unknown) => string | undefined,
 ): Record<string, unknown> | undefined {
-  let raw: unknown = value;
-  if (value === undefined || typeof value === "string") {
-    const file = value === undefined ? path.join(root, "hooks", "hooks.json") : inside(value);
-    if (!file || !existsSync(file)) return undefined;
-    raw = readJson(file);
-  }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
   // `{ "description", "hooks": { Event: [...] } }`, or the events at the top (older plugins).
-  const object = raw as Record<string, unknown>;
-  const hooks = object.hooks !== undefined ? object.hooks : object;
-  if (hooks === null || typeof hooks !== "object" || Array.isArray(hooks)) return undefined;
-  return Object.fromEntries(Object.entries(hooks).filter(([key]) => key !== "description"));
+  const hooks = section(inlineOrFile(value, path.join(root, "hooks", "hooks.json"), inside), "hooks");
+  return hooks && Object.fromEntries(Object.entries(hooks).filter(([key]) => key !== "description"));
 }
 
 /** A plugin's MCP servers: the manifest's `mcpServers` (inline or a file) or `.mcp.json`. */
@@ -107,18 +98,29 @@ function mcpOf(
   root: string,
   inside: (relative: unknown) => string | undefined,
 ): Record<string, unknown> | undefined {
-  let raw: unknown = value;
-  if (value === undefined || typeof value === "string") {
-    const file = value === undefined ? path.join(root, ".mcp.json") : inside(value);
-    if (!file || !existsSync(file)) return undefined;
-    raw = readJson(file);
-  }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
-  const object = raw as Record<string, unknown>;
-  const servers = object.mcpServers !== undefined ? object.mcpServers : object;
-  return servers !== null && typeof servers === "object" && !Array.isArray(servers)
-    ? (servers as Record<string, unknown>)
-    : undefined;
+  return section(inlineOrFile(value, path.join(root, ".mcp.json"), inside), "mcpServers");
+}
+
+/** A manifest field given inline, as a file inside the plugin, or (absent) read from `fallback`. */
+function inlineOrFile(
+  value: unknown,
+  fallback: string,
+  inside: (relative: unknown) => string | undefined,
+): unknown {
+  if (value !== undefined && typeof value !== "string") return value;
+  const file = value === undefined ? fallback : inside(value);
+  return file && existsSync(file) ? readJson(file) : undefined;
+}
+
+/** `raw[key]` when present, else `raw` itself; undefined unless that is a plain object. */
+function section(raw: unknown, key: string): Record<string, unknown> | undefined {
+  if (!isObject(raw)) return undefined;
+  const inner = raw[key] !== undefined ? raw[key] : raw;
+  return isObject(inner) ? inner : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function readJson(file: string): unknown {

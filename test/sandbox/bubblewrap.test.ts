@@ -3,12 +3,9 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ToolOutput } from "../../src/core/tool.js";
-import { createSandbox, resolveSandboxOptions, type SandboxOptions } from "../../src/sandbox/index.js";
-import { createBashTool } from "../../src/tools/bash.js";
-import { Workspace } from "../../src/tools/workspace.js";
+import type { SandboxOptions } from "../../src/sandbox/index.js";
 import { tempDir } from "../support/temp-dir.js";
-import { backend, processesMatching, skipReason, uniqueSleep } from "./sandbox-support.js";
+import { backend, processesMatching, sandboxedBash, skipReason, uniqueSleep } from "./sandbox-support.js";
 
 const disposers: Array<() => void> = [];
 afterEach(() => {
@@ -16,31 +13,7 @@ afterEach(() => {
 });
 
 function sandboxed(overrides: Partial<SandboxOptions> = {}) {
-  const root = realpathSync(tempDir("hx-sbx-ws-"));
-  const sandbox = createSandbox({
-    ...resolveSandboxOptions({ workspaceRoot: root }).options,
-    tempRoot: realpathSync(tempDir("hx-sbx-tmp-")),
-    ...overrides,
-  });
-  disposers.push(() => sandbox.dispose());
-  const tool = createBashTool({ sandbox });
-  const workspace = new Workspace(root);
-  const notices: string[] = [];
-  const run = async (command: string, timeout?: number): Promise<string> => {
-    const output = (await tool.execute(
-      { command, timeout },
-      {
-        workspace,
-        signal: new AbortController().signal,
-        callId: "c1",
-        emit: (event) => {
-          if (event.type === "notice") notices.push(event.text);
-        },
-      },
-    )) as ToolOutput;
-    return output.content;
-  };
-  return { root, sandbox, run, notices };
+  return sandboxedBash(disposers, overrides);
 }
 
 describe(`the bubblewrap sandbox around bash${skipReason}`, () => {

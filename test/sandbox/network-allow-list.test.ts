@@ -17,7 +17,7 @@ import { networkAskerFrom, saveAllowedDomain } from "../../src/session/sandbox-c
 import { createBashTool } from "../../src/tools/bash.js";
 import { Workspace } from "../../src/tools/workspace.js";
 import { tempDir } from "../support/temp-dir.js";
-import { backend, skipReason } from "./sandbox-support.js";
+import { backend, sandboxedBash, skipReason } from "./sandbox-support.js";
 
 const hasCurl = (() => {
   try {
@@ -171,28 +171,8 @@ async function localServer(): Promise<{ port: number; hits: string[] }> {
   return { port: (server.address() as { port: number }).port, hits };
 }
 
-function sandboxed(overrides: Partial<SandboxOptions>) {
-  const root = realpathSync(tempDir("hx-net-ws-"));
-  const sandbox = createSandbox({
-    ...resolveSandboxOptions({ workspaceRoot: root }).options,
-    tempRoot: realpathSync(tempDir("hx-net-tmp-")),
-    ...overrides,
-  });
-  disposers.push(() => sandbox.dispose());
-  const tool = createBashTool({ sandbox });
-  const run = async (command: string): Promise<string> =>
-    (
-      (await tool.execute(
-        { command },
-        {
-          workspace: new Workspace(root),
-          signal: new AbortController().signal,
-          callId: "c1",
-          emit: () => {},
-        },
-      )) as ToolOutput
-    ).content;
-  return { sandbox, run, root };
+function sandboxed(overrides: Partial<SandboxOptions> = {}) {
+  return sandboxedBash(disposers, overrides);
 }
 
 /** curl through the proxy even for 127.0.0.1 (NO_PROXY lists it for servers inside the sandbox). */

@@ -5,13 +5,10 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ToolOutput } from "../../src/core/tool.js";
 import { type BackendProbe, probeBackend } from "../../src/sandbox/detect.js";
-import { createSandbox, resolveSandboxOptions, type SandboxOptions } from "../../src/sandbox/index.js";
-import { createBashTool } from "../../src/tools/bash.js";
-import { Workspace } from "../../src/tools/workspace.js";
+import type { SandboxOptions } from "../../src/sandbox/index.js";
 import { tempDir } from "../support/temp-dir.js";
-import { backend, skipReason } from "./sandbox-support.js";
+import { backend, sandboxedBash, skipReason } from "./sandbox-support.js";
 
 const disposers: Array<() => void> = [];
 afterEach(() => {
@@ -22,31 +19,7 @@ const uid = process.getuid?.() ?? -1;
 const asWho = uid === 0 ? "as root" : `as uid ${uid}`;
 
 function sandboxed(overrides: Partial<SandboxOptions> = {}) {
-  const root = realpathSync(tempDir("hx-root-ws-"));
-  const sandbox = createSandbox({
-    ...resolveSandboxOptions({ workspaceRoot: root }).options,
-    tempRoot: realpathSync(tempDir("hx-root-tmp-")),
-    ...overrides,
-  });
-  disposers.push(() => sandbox.dispose());
-  const tool = createBashTool({ sandbox });
-  const workspace = new Workspace(root);
-  const notices: string[] = [];
-  const run = async (command: string): Promise<string> => {
-    const output = (await tool.execute(
-      { command },
-      {
-        workspace,
-        signal: new AbortController().signal,
-        callId: "c1",
-        emit: (event) => {
-          if (event.type === "notice") notices.push(event.text);
-        },
-      },
-    )) as ToolOutput;
-    return output.content;
-  };
-  return { root, sandbox, run, notices };
+  return sandboxedBash(disposers, overrides);
 }
 
 /** The capability sets of the sandboxed shell, from /proc/self/status. */

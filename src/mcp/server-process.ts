@@ -4,6 +4,8 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerPlacement } from "./server-sandbox.js";
 import { LineReader, OVERSIZED_MESSAGE_CODE } from "./stdio-lines.js";
 
+/** How long a stopping server may read its last input before SIGTERM. */
+const READ_GRACE_MS = 50;
 /** The SDK's stdio framing (newline-delimited JSON-RPC), handed in once the SDK is loaded. */
 export interface StdioFraming {
   serializeMessage(message: JSONRPCMessage): string;
@@ -84,13 +86,15 @@ export class ServerProcess {
   }
 
   /**
-   * Stdin closed and SIGTERM at once (no fixed wait: a server that exits on end of input or on
-   * the signal is gone as soon as it can be), SIGKILL to the group after a 0.5 s grace.
+   * Stdin closed, then SIGTERM after at most 50 ms (time to read what was last written, such as
+   * a `notifications/cancelled`; a server that exits on end of input goes sooner, unsignalled),
+   * SIGKILL to the group after a 0.5 s grace.
    */
   async stop(): Promise<void> {
     if (this.child.pid === undefined) return;
     this.child.stdin?.end();
     if (!this.running) return;
+    if (await settles(this.closed, READ_GRACE_MS)) return;
     this.signal("SIGTERM");
     if (await settles(this.closed, 500)) return;
     this.signal("SIGKILL");

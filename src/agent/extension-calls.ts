@@ -1,5 +1,6 @@
 import { errorMessage } from "../core/error-message.js";
 import type { EventSink } from "../core/events.js";
+import { toolErrorText } from "../core/tool.js";
 import type { PreparedCall } from "../tools/registry.js";
 import type { LoopExtension, LoopState, ToolDecision } from "./extension.js";
 
@@ -49,7 +50,9 @@ export async function checkCall(
   } catch (error) {
     const reason = reportFailure(emit, ext, error);
     return {
-      block: `Error: not run: the ${ext.name} check failed (${reason}), so the call was refused. Try another way, or tell the user.`,
+      block: toolErrorText(
+        `not run: the ${ext.name} check failed (${reason}), so the call was refused. Try another way, or tell the user.`,
+      ),
     };
   }
 }

@@ -4,7 +4,7 @@ import { RunError } from "../core/errors.js";
 import type { AgentResult } from "../core/events.js";
 import { addUsage, userMessage } from "../core/messages.js";
 import { type ModelProvider, ProviderError } from "../providers/provider.js";
-import { callExtensions, firstResult, safely } from "./extension-calls.js";
+import { callExtensions, firstResult } from "./extension-calls.js";
 import { forHistory } from "./history-arguments.js";
 import { type AgentLoopConfig, newLoopState } from "./loop-config.js";
 import { readOnlyBatches, runToolCalls } from "./tool-calls.js";
@@ -60,7 +60,8 @@ export async function runAgentLoop(
       () => endedBy !== undefined,
     );
     if (endedBy !== undefined) return ended(endedBy);
-    stats.turns += 1;
+    // A request sent again after a model error is the same turn, not a new one.
+    if (!retriedAfterError) stats.turns += 1;
     state.turn = stats.turns;
     config.emit({ type: "turn_start", turn: stats.turns });
 
@@ -78,13 +79,18 @@ export async function runAgentLoop(
       const failure = toProviderError(error, signal);
       if (failure.kind === "aborted") return finish({ text: "", stop: "aborted", error: failure });
       if (!retriedAfterError) {
-        const verdicts = await Promise.all(
-          config.extensions.map((ext) => safely(config.emit, ext, () => ext.onModelError?.(failure, state))),
+        // In order, as every other extension point: each sees what the ones before it did.
+        let retry = false;
+        await callExtensions(
+          config,
+          async (ext) => {
+            if ((await ext.onModelError?.(failure, state)) === "retry") retry = true;
+          },
+          () => endedBy !== undefined,
         );
         if (endedBy !== undefined) return ended(endedBy);
-        if (verdicts.includes("retry")) {
+        if (retry) {
           retriedAfterError = true;
-          stats.turns -= 1;
           continue;
         }
       }

@@ -1,7 +1,7 @@
 import type { Conversation } from "../core/conversation.js";
 import { errorMessage } from "../core/error-message.js";
 import type { ToolCall, ToolResultMessage } from "../core/messages.js";
-import type { ToolOutput } from "../core/tool.js";
+import { type ToolOutput, toolError } from "../core/tool.js";
 import type { PreparedCall, ToolRegistry } from "../tools/registry.js";
 import type { LoopState } from "./extension.js";
 import { checkCall, safely } from "./extension-calls.js";
@@ -152,8 +152,10 @@ async function admitToolCall(
         arguments: JSON.stringify(decision.args ?? {}),
       });
       if (!replaced.ok) {
-        const content = `Error: the ${ext.name} extension changed the arguments and they no longer fit the tool: ${replaced.error}`;
-        return { message: toolMessage(call, { content, isError: true }), blocked: false };
+        const output = toolError(
+          `the ${ext.name} extension changed the arguments and they no longer fit the tool: ${replaced.error}`,
+        );
+        return { message: toolMessage(call, output), blocked: false };
       }
       current = { ...replaced, original: current.original ?? current };
       continue;
@@ -195,17 +197,14 @@ function toolMessage(call: ToolCall, output: ToolOutput): ToolResultMessage {
 
 function cancelledResult(call: ToolCall): CallResult {
   return {
-    message: toolMessage(call, {
-      content: "Error: not run, the turn was cancelled by the user.",
-      isError: true,
-    }),
+    message: toolMessage(call, toolError("not run, the turn was cancelled by the user.")),
     blocked: false,
   };
 }
 
 function notRunResult(call: ToolCall, reason: string): CallResult {
   return {
-    message: toolMessage(call, { content: `Error: not run, the run was ended. ${reason}`, isError: true }),
+    message: toolMessage(call, toolError(`not run, the run was ended. ${reason}`)),
     blocked: false,
   };
 }
@@ -215,5 +214,5 @@ function crashResult(call: ToolCall, error: unknown): CallResult {
 }
 
 function crashOutput(error: unknown): ToolOutput {
-  return { content: `Error: ${errorMessage(error)}`, isError: true };
+  return toolError(errorMessage(error));
 }

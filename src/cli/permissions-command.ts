@@ -203,5 +203,5 @@ async function findTool(
   const skills = await import("../skills/index.js");
   if (name !== skills.LOAD_SKILL_TOOL_NAME) return undefined;
   const { skills: found } = skills.discoverSkills({ cwd: root, extraPaths });
-  return skills.createLoadSkillTool({ skills: found, loaded: new skills.LoadedSkills() }) as unknown as Tool;
+  return skills.createLoadSkillTool({ skills: found, loaded: new skills.LoadedSkills() });
 }

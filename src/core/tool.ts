@@ -31,7 +31,21 @@ export interface ToolSchema {
  */
 export class ToolError extends Error {
   constructor(message: string) {
-    super(`Error: ${message}`);
+    super(toolErrorText(message));
     this.name = "ToolError";
   }
+}
+
+/**
+ * The text of a failed call as the model reads it: `Error: ` and the sentence. The one way
+ * to write a model-facing error, whether a tool throws (`ToolError`) or returns one
+ * (`toolError`); never write the prefix by hand.
+ */
+export function toolErrorText(message: string): string {
+  return `Error: ${message}`;
+}
+
+/** A failed call's result: `toolErrorText(message)`, marked as an error. */
+export function toolError(message: string): ToolOutput & { isError: true } {
+  return { content: toolErrorText(message), isError: true };
 }

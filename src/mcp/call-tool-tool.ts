@@ -1,3 +1,4 @@
+import { toolError, toolErrorText } from "../core/tool.js";
 import { closestName } from "../skills/suggest.js";
 import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import type { ToolShelf } from "./tool-shelf.js";
@@ -29,13 +30,15 @@ export function createCallMcpToolTool(shelf: ToolShelf): Tool<ReturnType<typeof 
       const tool = shelf.get(args.name.trim());
       if (!tool) {
         const close = closestName(args.name, shelf.names());
-        return `Error: no MCP tool named '${args.name}'${close ? ` (did you mean ${close}?)` : ""}. Use a name listed under MCP tools in the system prompt.`;
+        return toolErrorText(
+          `no MCP tool named '${args.name}'${close ? ` (did you mean ${close}?)` : ""}. Use a name listed under MCP tools in the system prompt.`,
+        );
       }
       return { tool, arguments: args.arguments };
     },
     async execute() {
       // Never reached: the registry runs the tool route() names.
-      return { content: "Error: call_mcp_tool could not route the call.", isError: true };
+      return toolError("call_mcp_tool could not route the call.");
     },
   });
 }

@@ -1,3 +1,4 @@
+import { toolErrorText } from "../core/tool.js";
 import { closestName } from "../skills/suggest.js";
 import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { CALL_MCP_TOOL_NAME } from "./call-tool-tool.js";
@@ -70,5 +71,7 @@ function unknownMessage(unknown: readonly string[], shelf: ToolShelf): string {
     const close = closestName(name, names);
     return close ? `'${name}' (did you mean ${close}?)` : `'${name}'`;
   });
-  return `Error: no MCP tool named ${hints.join(", ")}. Use names exactly as listed under MCP tools in the system prompt.`;
+  return toolErrorText(
+    `no MCP tool named ${hints.join(", ")}. Use names exactly as listed under MCP tools in the system prompt.`,
+  );
 }

@@ -1,3 +1,4 @@
+import { toolError, toolErrorText } from "../core/tool.js";
 import { closestName } from "../skills/suggest.js";
 import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { McpCallError, type McpConnection } from "./connection.js";
@@ -70,7 +71,9 @@ export function createReadMcpResourceTool(deps: {
           servers.map((c) => c.name),
         );
         return {
-          content: `Error: no MCP server named '${args.server}'${close ? ` (did you mean ${close}?)` : ""}. Servers: ${servers.map((c) => c.name).join(", ") || "none"}.`,
+          content: toolErrorText(
+            `no MCP server named '${args.server}'${close ? ` (did you mean ${close}?)` : ""}. Servers: ${servers.map((c) => c.name).join(", ") || "none"}.`,
+          ),
           isError: true,
         };
       }
@@ -80,13 +83,13 @@ export function createReadMcpResourceTool(deps: {
         const contents = Array.isArray(result.contents) ? result.contents : [];
         const text = contents.length === 1 && "text" in contents[0] ? String(contents[0].text) : undefined;
         const refused = deps.check?.(args.server, args.uri, text);
-        if (refused) return { content: `Error: ${refused}`, isError: true };
+        if (refused) return toolError(refused);
         return toToolOutput({
           content: contents.map((resource) => ({ type: "resource" as const, resource })),
         });
       } catch (error) {
         return {
-          content: `Error: ${error instanceof McpCallError ? error.message : String(error)}`,
+          content: toolErrorText(error instanceof McpCallError ? error.message : String(error)),
           isError: true,
         };
       }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolOutput } from "../core/tool.js";
+import { type ToolOutput, toolErrorText } from "../core/tool.js";
 
 type Block = CallToolResult["content"][number];
 
@@ -23,7 +23,7 @@ export function toToolOutput(result: CallToolResult): ToolOutput {
   let content = parts.join("\n\n");
   if (result.isError === true) {
     if (content === "") content = "the tool reported an error without a message";
-    return { content: content.startsWith("Error") ? content : `Error: ${content}`, isError: true };
+    return { content: content.startsWith("Error") ? content : toolErrorText(content), isError: true };
   }
   return {
     content: content === "" ? "(the tool returned no content)" : content,

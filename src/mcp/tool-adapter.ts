@@ -1,4 +1,4 @@
-import type { ToolEffect } from "../core/tool.js";
+import { type ToolEffect, toolError, toolErrorText } from "../core/tool.js";
 import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { McpCallError, type McpConnection, type McpToolInfo } from "./connection.js";
 import { checkStructuredContent, type OutputCheck } from "./output-schema.js";
@@ -48,7 +48,9 @@ export function createMcpTool(options: McpToolOptions): Tool<ReturnType<typeof a
           const problem = check(result.structuredContent);
           if (problem) {
             return {
-              content: `Error: MCP server '${options.server}' returned a result for ${info.name} that does not match the tool's outputSchema (${problem}); do not rely on its fields. What it returned:\n${toToolOutput(result).content}`,
+              content: toolErrorText(
+                `MCP server '${options.server}' returned a result for ${info.name} that does not match the tool's outputSchema (${problem}); do not rely on its fields. What it returned:\n${toToolOutput(result).content}`,
+              ),
               isError: true,
             };
           }
@@ -56,7 +58,7 @@ export function createMcpTool(options: McpToolOptions): Tool<ReturnType<typeof a
         return toToolOutput(result);
       } catch (error) {
         const message = error instanceof McpCallError ? error.message : String(error);
-        return { content: `Error: ${message}`, isError: true };
+        return toolError(message);
       }
     },
   });

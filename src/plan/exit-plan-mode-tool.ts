@@ -42,7 +42,7 @@ export function createExitPlanModeTool(mode: PlanModeHandle, ask: PlanAsker | un
     offered: () => mode.mode === "plan",
     async execute(args, ctx) {
       if (mode.mode !== "plan")
-        throw new ToolError(`Error: not in plan mode (the mode is ${mode.mode}); carry on with the task.`);
+        throw new ToolError(`not in plan mode (the mode is ${mode.mode}); carry on with the task.`);
       if (!ask)
         return "Nobody can approve the plan in this run (no terminal), so the mode stays plan. End your turn now with the plan as your final answer.";
       const answer = await ask(args.plan, ctx.signal);

@@ -266,7 +266,7 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
       if (current.state === "unavailable") {
         if (current.required) {
           return {
-            refused: `Error: commands are refused: settings say sandbox.required, and the OS sandbox cannot start (${current.reason}). Tell the user; the fix: ${current.fix}.`,
+            refused: `commands are refused: settings say sandbox.required, and the OS sandbox cannot start (${current.reason}). Tell the user; the fix: ${current.fix}.`,
           };
         }
         if (noticeGiven) return plain;

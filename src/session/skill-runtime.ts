@@ -1,6 +1,6 @@
 import type { LoopExtension } from "../agent/extension.js";
 import type { EventSink } from "../core/events.js";
-import type { ToolOutput } from "../core/tool.js";
+import { type ToolOutput, toolError } from "../core/tool.js";
 import type { SessionHooks } from "../hooks/index.js";
 import type { ModelProvider } from "../providers/provider.js";
 import {
@@ -70,7 +70,7 @@ export async function runForkedSkill(
   runtime: SkillRuntime,
   run: { id: string; emit: EventSink; signal: AbortSignal },
 ): Promise<ToolOutput> {
-  if (!runtime.fork) return { content: "Error: subagents are not available here", isError: true };
+  if (!runtime.fork) return toolError("subagents are not available here");
   const { type, note } = agentTypeFor(skill.agent);
   if (note) runtime.log(`skills: ${skill.name}: ${note}`);
   const body = formatSkillContent(skill);

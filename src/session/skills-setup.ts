@@ -291,7 +291,7 @@ export async function setUpSkills(
     async beforeModelCall(state) {
       if (await options.refreshRemote?.()) reload("an MCP server finished starting");
       if (offerLate && modelVisible()) {
-        offerLate([loadSkill as unknown as Tool]);
+        offerLate([loadSkill]);
         offerLate = undefined;
       }
       const last = state.conversation.messages.at(-1);

@@ -1,4 +1,4 @@
-import type { ToolOutput } from "../core/tool.js";
+import { type ToolOutput, toolError, toolErrorText } from "../core/tool.js";
 import { builtSchema } from "../tools/built-schemas.js";
 import { type ClaudeShape, defineTool, type Tool, type ToolContext, type Zod } from "../tools/tool.js";
 import { formatSkillContent } from "./skill-content.js";
@@ -94,14 +94,16 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<ty
     },
     async execute(args, ctx) {
       const name = typeof args.name === "string" ? args.name.trim() : "";
-      if (name === "") return { content: "Error: load_skill.name must be a non-empty string", isError: true };
+      if (name === "") return toolError("load_skill.name must be a non-empty string");
       const skills = allSkills();
       const found = findSkillByName(skills, name);
       const skill = found && deps.read ? deps.read(found) : found;
-      if (!skill) return { content: `Error: ${unknownSkillMessage(name, skills)}`, isError: true };
+      if (!skill) return toolError(unknownSkillMessage(name, skills));
       if (skill.disableModelInvocation) {
         return {
-          content: `Error: Skill '${skill.name}' can only be invoked by the user (/${skill.name}); it is not loadable with load_skill.`,
+          content: toolErrorText(
+            `Skill '${skill.name}' can only be invoked by the user (/${skill.name}); it is not loadable with load_skill.`,
+          ),
           isError: true,
         };
       }
@@ -112,7 +114,7 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<ty
       if (skill.remote) {
         // Fetched and checked now, never ahead of need; its folder is not on this machine.
         const fetched = await skill.remote.fetchBody(ctx.signal);
-        if ("error" in fetched) return { content: `Error: ${fetched.error}`, isError: true };
+        if ("error" in fetched) return toolError(fetched.error);
         delivered = { ...skill, body: fetched.body };
       } else {
         ctx.workspace.allowRead(skill.dir);
@@ -142,7 +144,7 @@ function isPathLike(name: string): boolean {
   return /[/\\]/.test(name) || name.startsWith(".") || name.startsWith("~") || /\.md$/i.test(name);
 }
 
-/** `Unknown skill 'x'. Available: a, b, c`, the closest match first (the tool adds `Error: `). */
+/** `Unknown skill 'x'. Available: a, b, c`, the closest match first (the tool makes it an error with `toolError`). */
 export function unknownSkillMessage(name: string, skills: readonly Skill[]): string {
   const loadable = skills.filter((s) => !s.disableModelInvocation).map((s) => s.name);
   if (loadable.length === 0) return `Unknown skill '${name}'. Available: none`;

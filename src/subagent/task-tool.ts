@@ -2,7 +2,7 @@ import type { LoopExtension } from "../agent/extension.js";
 import { errorMessage } from "../core/error-message.js";
 import type { AgentResult, EventSink } from "../core/events.js";
 import type { SkillSpan, UserMessageMeta } from "../core/messages.js";
-import type { ToolOutput } from "../core/tool.js";
+import { type ToolOutput, toolError } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { builtSchema } from "../tools/built-schemas.js";
 import { ToolRegistry } from "../tools/registry.js";
@@ -167,7 +167,7 @@ export function createTaskTool(deps: TaskToolDeps, runner = createSubagentRunner
       let meta: UserMessageMeta | undefined;
       if (args.skills && args.skills.length > 0) {
         const preload = deps.preloadSkills?.(args.skills) ?? { error: "skills cannot be preloaded here" };
-        if ("error" in preload) return { content: `Error: task.skills: ${preload.error}`, isError: true };
+        if ("error" in preload) return toolError(`task.skills: ${preload.error}`);
         const start = `${preload.text}\n\nThe instructions above are skills for this task. Your task:\n`;
         prompt = `${start}${args.prompt}`;
         meta = { skills: preload.spans };
@@ -198,11 +198,10 @@ function toToolOutput(result: AgentResult, lastText: string, maxTurns: number): 
         content: `${lastText || "(no text)"}\n\n[Note: the subagent stopped after ${maxTurns} turns without a final answer; the text above is its last message. Split the task or ask for less.]`,
       };
     case "aborted":
-      return { content: "Error: the subagent was cancelled by the user.", isError: true };
+      return toolError("the subagent was cancelled by the user.");
     default:
-      return {
-        content: `Error: the subagent failed: ${result.error?.message ?? "unknown error"}${lastText ? `\nIts last message: ${lastText}` : ""}`,
-        isError: true,
-      };
+      return toolError(
+        `the subagent failed: ${result.error?.message ?? "unknown error"}${lastText ? `\nIts last message: ${lastText}` : ""}`,
+      );
   }
 }

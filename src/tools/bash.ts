@@ -1,7 +1,7 @@
 import type { BackgroundJobs } from "../background/jobs.js";
 import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
 import { formatCount } from "../core/format-count.js";
-import { ToolError, type ToolOutput } from "../core/tool.js";
+import { ToolError, type ToolOutput, toolErrorText } from "../core/tool.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import { runProcess } from "../process/run-process.js";
 import { SpillFile } from "../process/spill-file.js";
@@ -194,7 +194,9 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
       if (run.ending.kind === "timeout") {
         // The error first: the trace shows an error's first line.
         return {
-          content: `Error: the command timed out after ${timeoutSeconds} s and was killed with its child processes; its output so far is below. Run it with a longer timeout, or in smaller steps.\n\n${body}`,
+          content: toolErrorText(
+            `the command timed out after ${timeoutSeconds} s and was killed with its child processes; its output so far is below. Run it with a longer timeout, or in smaller steps.\n\n${body}`,
+          ),
           isError: true,
         };
       }

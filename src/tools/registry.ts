@@ -1,7 +1,7 @@
 import type { ZodType } from "zod";
 import { errorMessage } from "../core/error-message.js";
 import type { ToolCall } from "../core/messages.js";
-import { ToolError, type ToolOutput, type ToolSchema } from "../core/tool.js";
+import { ToolError, type ToolOutput, type ToolSchema, toolError, toolErrorText } from "../core/tool.js";
 import { toParametersSchema } from "./json-schema.js";
 import type { Tool, ToolContext, Zod } from "./tool.js";
 
@@ -102,7 +102,7 @@ export class ToolRegistry {
       return {
         ok: false,
         call,
-        error: `Error: Unknown tool '${call.name}'. Available tools: ${this.names().join(", ")}`,
+        error: toolErrorText(`Unknown tool '${call.name}'. Available tools: ${this.names().join(", ")}`),
       };
     }
     let raw: unknown;
@@ -112,7 +112,9 @@ export class ToolRegistry {
       return {
         ok: false,
         call,
-        error: `Error: the arguments for ${tool.name} are not valid JSON (${errorMessage(error)}). Send a JSON object matching the tool's schema. Received: ${preview(call.arguments)}`,
+        error: toolErrorText(
+          `the arguments for ${tool.name} are not valid JSON (${errorMessage(error)}). Send a JSON object matching the tool's schema. Received: ${preview(call.arguments)}`,
+        ),
       };
     }
     const zod = await loadZod();
@@ -129,11 +131,12 @@ export class ToolRegistry {
       const output = await prepared.tool.execute(prepared.args, ctx);
       return typeof output === "string" ? { content: output } : output;
     } catch (error) {
-      if (ctx.signal.aborted) return { content: "Error: the call was cancelled by the user.", isError: true };
-      // A ToolError is written for the model (and carries its "Error: " prefix); anything
+      if (ctx.signal.aborted) return toolError("the call was cancelled by the user.");
+      // A ToolError is written for the model (and carries the error prefix); anything
       // else is an unexpected failure, shown as its message.
-      const content = error instanceof ToolError ? error.message : `Error: ${errorMessage(error)}`;
-      return { content, isError: true };
+      return error instanceof ToolError
+        ? { content: error.message, isError: true }
+        : toolError(errorMessage(error));
     }
   }
 
@@ -152,7 +155,9 @@ export class ToolRegistry {
       return {
         ok: false,
         call,
-        error: `Error: invalid arguments for ${tool.name}: ${problems}. Rewrite the call so it matches the schema. Received: ${preview(received)}`,
+        error: toolErrorText(
+          `invalid arguments for ${tool.name}: ${problems}. Rewrite the call so it matches the schema. Received: ${preview(received)}`,
+        ),
       };
     }
     return { ok: true, call, tool, args: parsed.data };

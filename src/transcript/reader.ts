@@ -1,4 +1,5 @@
 import { addUsage, emptyUsage, type Message, type ToolResultMessage, type Usage } from "../core/messages.js";
+import { toolErrorText } from "../core/tool.js";
 import { readRegularFileSync } from "../fs/regular-file.js";
 import type { TranscriptLine } from "./events.js";
 import { parseTranscriptLine } from "./line-schema.js";
@@ -31,8 +32,9 @@ export interface Transcript {
 }
 
 /** The result given to a tool call whose result never reached the transcript. */
-export const INTERRUPTED_RESULT =
-  "Error: interrupted. The session ended before this call finished, so its effects are unknown; check before repeating it.";
+export const INTERRUPTED_RESULT = toolErrorText(
+  "interrupted. The session ended before this call finished, so its effects are unknown; check before repeating it.",
+);
 
 /** Transcripts larger than this are not read (a session that big cannot be resumed anyway). */
 export const MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024;

@@ -97,6 +97,66 @@ describe("onModelError retry", () => {
   });
 });
 
+describe("onModelError extensions", () => {
+  it("run one after another, in order, as every other extension point", async () => {
+    const order: string[] = [];
+    const slow: LoopExtension = {
+      name: "slow",
+      onModelError: async () => {
+        order.push("slow starts");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push("slow ends");
+        return undefined;
+      },
+    };
+    const next: LoopExtension = {
+      name: "next",
+      onModelError: () => {
+        order.push("next");
+        return "retry";
+      },
+    };
+    const { result } = run(playing([new ProviderError("context_overflow", "too long"), answer("ok")]), [
+      slow,
+      next,
+    ]);
+    expect(await result).toMatchObject({ stop: "done", text: "ok" });
+    expect(order).toEqual(["slow starts", "slow ends", "next"]);
+  });
+
+  it("are not called after one ends the run", async () => {
+    let called = false;
+    const ender: LoopExtension = {
+      name: "ender",
+      onModelError: (_error, state) => {
+        state.endRun("stop here");
+        return undefined;
+      },
+    };
+    const after: LoopExtension = {
+      name: "after",
+      onModelError: () => {
+        called = true;
+        return "retry";
+      },
+    };
+    const { result } = run(playing([new ProviderError("context_overflow", "too long")]), [ender, after]);
+    expect(await result).toMatchObject({ stop: "ended" });
+    expect(called).toBe(false);
+  });
+
+  it("count a retried request as the same turn", async () => {
+    const retrier: LoopExtension = { name: "retrier", onModelError: () => "retry" };
+    const { result, events } = run(
+      playing([new ProviderError("context_overflow", "too long"), echoCall("c1"), answer("done")]),
+      [retrier],
+    );
+    expect(await result).toMatchObject({ stop: "done", stats: { turns: 2 } });
+    const starts = events.flatMap((event) => (event.type === "turn_start" ? [event.turn] : []));
+    expect(starts).toEqual([1, 1, 2]);
+  });
+});
+
 describe("an answer cut at the output limit", () => {
   it("ends with stop 'length' and a warning", async () => {
     const { result, events } = run(playing([answer("half a sent", "length")]));

@@ -11,7 +11,7 @@ import { estimateRequestTokens } from "../src/context/tokens.js";
 import type { ModelRequest } from "../src/providers/provider.js";
 import { findBackend, probeBackend } from "../src/sandbox/detect.js";
 import { createSession } from "../src/session/create-session.js";
-import { MCP_DEFAULTS } from "../src/session/mcp-setup.js";
+import { MCP_DEFAULTS } from "../src/mcp/launch.js";
 import { startFakeModelServer } from "../test/support/fake-model-server.js";
 import { FIXTURE_SERVER, nodeServer, writeMcpConfig } from "../test/support/mcp.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";

@@ -5,7 +5,7 @@ import { addUsage } from "../core/messages.js";
 import { ProviderError } from "../providers/provider.js";
 import type { SessionRunResult } from "../session/agent-session.js";
 import type { BudgetCapability } from "../session/budget-setup.js";
-import type { Capability } from "../session/capability.js";
+import type { Capability } from "../agent/capability.js";
 import {
   createStreamJsonSink,
   type HeadlessOutcome,

@@ -17,8 +17,8 @@ import { describeEntry, type McpServerEntry, parseServerEntries } from "../mcp/c
 import { listMcpSkills } from "../mcp/skills.js";
 import { loadMcpConfiguration, MCP_JSON } from "../mcp/sources.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
-import { MCP_DEFAULTS, resolveMcpSettings } from "../session/mcp-setup.js";
-import { startMcp } from "../session/mcp-start.js";
+import { MCP_DEFAULTS, resolveMcpSettings } from "../mcp/launch.js";
+import { startMcp } from "../mcp/start.js";
 import { resolveRun } from "./prepare-run.js";
 import { VERSION } from "./version.js";
 

@@ -4,7 +4,7 @@ import { McpConnection } from "../mcp/connection.js";
 import { browserAuthorizer } from "../mcp/oauth-browser.js";
 import { AuthStore, authFile, authKey } from "../mcp/oauth-store.js";
 import { loadMcpConfiguration } from "../mcp/sources.js";
-import { MCP_DEFAULTS } from "../session/mcp-setup.js";
+import { MCP_DEFAULTS } from "../mcp/launch.js";
 import { resolveRun } from "./prepare-run.js";
 import { VERSION } from "./version.js";
 

@@ -6,8 +6,8 @@ import { resolveContextWindow } from "../context/index.js";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createProvider, defaultModelFor } from "../providers/registry.js";
-import type { McpSetup } from "../session/mcp-setup.js";
-import { startMcp } from "../session/mcp-start.js";
+import type { McpSetup } from "../mcp/launch.js";
+import { startMcp } from "../mcp/start.js";
 import {
   loadTrustedSettings,
   type TrustedSettings,

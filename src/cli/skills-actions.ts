@@ -68,7 +68,7 @@ export async function discoverAll(
  * stopped again.
  */
 async function mcpServerSkills(resolved: Awaited<ReturnType<typeof resolveRun>>): Promise<Skill[]> {
-  const { startMcp } = await import("../session/mcp-start.js");
+  const { startMcp } = await import("../mcp/start.js");
   const warn = (line: string) => process.stderr.write(`${line}\n`);
   const setup = await startMcp({
     cwd: resolved.cwd,

@@ -3,7 +3,7 @@
 import path from "node:path";
 import type { AgentEvent } from "../core/events.js";
 import type { ToolCall } from "../core/messages.js";
-import type { Capability } from "../session/capability.js";
+import type { Capability } from "../agent/capability.js";
 import { createSession } from "../session/create-session.js";
 import { discoverSkillsView } from "../session/skills-setup.js";
 import { parseProposal } from "../skills/eval/improve.js";

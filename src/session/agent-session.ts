@@ -18,7 +18,7 @@ import type { CommandSandbox } from "../sandbox/types.js";
 import type { FileChange } from "../tools/file-change.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
-import type { Capability, PromptFilter, PromptRun, SlashCommand } from "./capability.js";
+import type { Capability, PromptFilter, PromptRun, SlashCommand } from "../agent/capability.js";
 import type { PermissionModeHandle } from "./permissions-setup.js";
 import type { InvocableSkill } from "./skills-setup.js";
 import type { SwitchableModel } from "./switchable-model.js";

@@ -5,7 +5,7 @@ import {
   createBashOutputTool,
 } from "../background/index.js";
 import type { Tool } from "../tools/tool.js";
-import type { Capability, SessionBasics } from "./capability.js";
+import type { Capability, SessionBasics } from "../agent/capability.js";
 
 /**
  * Background commands (`bash` with `run_in_background`): `bash_output` and `bash_kill` join the

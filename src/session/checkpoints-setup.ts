@@ -10,7 +10,7 @@ import {
   openCheckpoints,
 } from "../checkpoints/index.js";
 import { userSettingsDir } from "../config/settings.js";
-import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
+import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 
 export interface CheckpointsCapability extends Capability {
   /** For subagents' loops: their calls are snapshotted too, in the session's current turn. */

@@ -9,7 +9,7 @@ import {
 } from "../context/index.js";
 import type { Message } from "../core/messages.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
+import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 
 export interface ContextCapability extends Capability {
   compactor: ContextCompactor;

@@ -6,7 +6,7 @@ import {
   type PermissionOptions,
   permissionsFromSettings,
 } from "../permissions/index.js";
-import type { Capability, SessionBasics } from "./capability.js";
+import type { Capability, SessionBasics } from "../agent/capability.js";
 
 /** The session's permission mode, changeable between prompts (e.g. by the interactive front end). */
 export interface PermissionModeHandle {

@@ -8,7 +8,7 @@ import {
   type NetworkAsker,
   normalizeHost,
 } from "../sandbox/index.js";
-import type { SlashCommand } from "./capability.js";
+import type { SlashCommand } from "../agent/capability.js";
 
 /**
  * `/sandbox`: what holds commands in, and the network for the rest of the session —

@@ -15,7 +15,7 @@ import {
 import { childEnvironment, secretValues } from "../secrets/child-env.js";
 import { createSecretRedaction } from "../secrets/redaction-extension.js";
 import type { BashToolOptions } from "../tools/bash.js";
-import type { Capability, SessionBasics } from "./capability.js";
+import type { Capability, SessionBasics } from "../agent/capability.js";
 import { networkAskerFrom, sandboxCommand, saveAllowedDomain } from "./sandbox-command.js";
 
 export interface ShellCapability extends Capability {

@@ -11,7 +11,7 @@ import {
   shellCommandsIn,
 } from "../skills/index.js";
 import type { AgentType, SubagentJob } from "../subagent/index.js";
-import type { PromptRun } from "./capability.js";
+import type { PromptRun } from "../agent/capability.js";
 
 /**
  * What Claude Code's runtime fields of a skill need from the rest of the session: subagents

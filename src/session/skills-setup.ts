@@ -30,7 +30,7 @@ import {
 } from "../skills/index.js";
 import type { Tool } from "../tools/tool.js";
 import { type FolderTrust, howToTrust, projectFileTrusted, trustKey } from "../trust/index.js";
-import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "./capability.js";
+import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "../agent/capability.js";
 import {
   runForkedSkill,
   runSkillShellLines,

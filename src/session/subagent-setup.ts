@@ -10,7 +10,7 @@ import {
   type TaskToolDeps,
 } from "../subagent/index.js";
 import type { Tool } from "../tools/tool.js";
-import type { Capability, SessionBasics } from "./capability.js";
+import type { Capability, SessionBasics } from "../agent/capability.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
 /**

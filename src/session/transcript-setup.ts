@@ -4,7 +4,7 @@ import { ClaudeTranscript } from "../transcript/claude-transcript.js";
 import { SessionLock } from "../transcript/lock.js";
 import type { ResumedSession } from "../transcript/sessions.js";
 import { TranscriptWriter } from "../transcript/writer.js";
-import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
+import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 
 export interface TranscriptCapability extends Capability {
   writer: TranscriptWriter;

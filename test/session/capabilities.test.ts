@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { LoopExtension } from "../../src/agent/extension.js";
 import type { AgentEvent } from "../../src/core/events.js";
 import { ScriptedProvider, type ScriptedReply } from "../../src/providers/scripted.js";
-import type { Capability, SessionBasics } from "../../src/session/capability.js";
+import type { Capability, SessionBasics } from "../../src/agent/capability.js";
 import { createSession, type SessionEnvironment } from "../../src/session/create-session.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { latestSession, resumeSession } from "../../src/transcript/sessions.js";

@@ -1,4 +1,4 @@
-import type { LoopExtension } from "../agent/extension.js";
+import type { LoopExtension } from "./extension.js";
 import type { Settings } from "../config/settings.js";
 import type { Conversation } from "../core/conversation.js";
 import type { Diagnostic } from "../core/diagnostic.js";

@@ -1,6 +1,6 @@
 import { formatDiagnostic } from "../core/diagnostic.js";
-import { loadMcpConfiguration } from "../mcp/sources.js";
-import type { McpSetup, McpSetupOptions } from "./mcp-setup.js";
+import { loadMcpConfiguration } from "./sources.js";
+import type { McpSetup, McpSetupOptions } from "./launch.js";
 
 /**
  * Reads the MCP configuration (.mcp.json, settings, --mcp-config) and, when it names a
@@ -16,6 +16,6 @@ export async function startMcp(options: McpSetupOptions): Promise<McpSetup | und
   });
   for (const diagnostic of config.diagnostics) options.log(`warning: ${formatDiagnostic(diagnostic)}`);
   if (config.servers.length === 0) return undefined;
-  const { launchMcp } = await import("./mcp-setup.js");
+  const { launchMcp } = await import("./launch.js");
   return launchMcp(options, config);
 }

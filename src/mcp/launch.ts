@@ -4,37 +4,31 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LoadedSettings, McpSettings } from "../config/settings.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
-import {
-  approvalState,
-  approvalsFile,
-  projectKey,
-  readApprovals,
-  recordApprovals,
-} from "../mcp/approvals.js";
-import type { McpClientFeatures } from "../mcp/client-features.js";
-import { describeEntry, isStdioEntry, type McpServerDefinition } from "../mcp/config.js";
-import type { McpConnection } from "../mcp/connection.js";
-import { elicitationHandler, type FormAsker, type HeadlessElicitation } from "../mcp/elicitation.js";
-import { type LineAsker, lineFormAsker } from "../mcp/elicitation-form.js";
-import { McpManager } from "../mcp/manager.js";
-import { browserAuthorizer } from "../mcp/oauth-browser.js";
-import { AuthStore, authFile } from "../mcp/oauth-store.js";
-import { type HeadlessSampling, samplingHandler } from "../mcp/sampling.js";
-import { sandboxedLauncher } from "../mcp/server-launcher.js";
-import { resolveServerSandbox, withPackageCaches } from "../mcp/server-sandbox.js";
-import { McpSkillSet } from "../mcp/skills.js";
-import type { McpConfiguration } from "../mcp/sources.js";
-import { formatServerReports, reportServer } from "../mcp/status.js";
-import type { ToolSink } from "../mcp/tool-shelf.js";
-import { buildToolSurface, type SurfaceSettings } from "../mcp/tool-surface.js";
+import { approvalState, approvalsFile, projectKey, readApprovals, recordApprovals } from "./approvals.js";
+import type { McpClientFeatures } from "./client-features.js";
+import { describeEntry, isStdioEntry, type McpServerDefinition } from "./config.js";
+import type { McpConnection } from "./connection.js";
+import { elicitationHandler, type FormAsker, type HeadlessElicitation } from "./elicitation.js";
+import { type LineAsker, lineFormAsker } from "./elicitation-form.js";
+import { McpManager } from "./manager.js";
+import { browserAuthorizer } from "./oauth-browser.js";
+import { AuthStore, authFile } from "./oauth-store.js";
+import { type HeadlessSampling, samplingHandler } from "./sampling.js";
+import { sandboxedLauncher } from "./server-launcher.js";
+import { resolveServerSandbox, withPackageCaches } from "./server-sandbox.js";
+import { McpSkillSet } from "./skills.js";
+import type { McpConfiguration } from "./sources.js";
+import { formatServerReports, reportServer } from "./status.js";
+import type { ToolSink } from "./tool-shelf.js";
+import { buildToolSurface, type SurfaceSettings } from "./tool-surface.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createSandbox } from "../sandbox/sandbox.js";
 import type { SandboxMode } from "../sandbox/types.js";
 import type { Skill } from "../skills/types.js";
-import type { Capability, SessionBasics, SlashCommand } from "./capability.js";
-import { mcpPromptEntries } from "./mcp-prompts.js";
+import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
+import { mcpPromptEntries } from "./prompt-commands.js";
 
 /** Defaults of `mcp` in settings (see docs/mcp.md). */
 export const MCP_DEFAULTS = {

@@ -1,4 +1,3 @@
-import type { LoopExtension } from "./extension.js";
 import type { Settings } from "../config/settings.js";
 import type { Conversation } from "../core/conversation.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -7,6 +6,7 @@ import type { ToolCall, ToolResultMessage, UserMessageMeta } from "../core/messa
 import type { ModelProvider } from "../providers/provider.js";
 import type { Tool } from "../tools/tool.js";
 import type { Workspace } from "../tools/workspace.js";
+import type { LoopExtension } from "./extension.js";
 
 /**
  * A step a prompt passes through before the model sees it: hooks may refuse it or add

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { Capability } from "../agent/capability.js";
 import type { EventSink } from "../core/events.js";
 import { addUsage } from "../core/messages.js";
 import { ProviderError } from "../providers/provider.js";
 import type { SessionRunResult } from "../session/agent-session.js";
 import type { BudgetCapability } from "../session/budget-setup.js";
-import type { Capability } from "../agent/capability.js";
 import {
   createStreamJsonSink,
   type HeadlessOutcome,

@@ -14,11 +14,11 @@ import {
   resetApprovals,
 } from "../mcp/approvals.js";
 import { describeEntry, type McpServerEntry, parseServerEntries } from "../mcp/config.js";
+import { MCP_DEFAULTS, resolveMcpSettings } from "../mcp/launch.js";
 import { listMcpSkills } from "../mcp/skills.js";
 import { loadMcpConfiguration, MCP_JSON } from "../mcp/sources.js";
-import { formatServerReports, reportServer } from "../mcp/status.js";
-import { MCP_DEFAULTS, resolveMcpSettings } from "../mcp/launch.js";
 import { startMcp } from "../mcp/start.js";
+import { formatServerReports, reportServer } from "../mcp/status.js";
 import { resolveRun } from "./prepare-run.js";
 import { VERSION } from "./version.js";
 

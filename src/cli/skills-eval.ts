@@ -1,9 +1,9 @@
 // `hx skills eval`: the agentskills.io "optimizing descriptions" protocol for any provider.
 // Loaded only when the command runs.
 import path from "node:path";
+import type { Capability } from "../agent/capability.js";
 import type { AgentEvent } from "../core/events.js";
 import type { ToolCall } from "../core/messages.js";
-import type { Capability } from "../agent/capability.js";
 import { createSession } from "../session/create-session.js";
 import { discoverSkillsView } from "../session/skills-setup.js";
 import { parseProposal } from "../skills/eval/improve.js";

@@ -1,9 +1,9 @@
+import type { PromptFilter, SlashCommand } from "../agent/capability.js";
+import { parseSlashPrompt } from "../skills/invoke.js";
 import type { McpManager } from "./manager.js";
 import { serverPrefix } from "./names.js";
 import { argumentHint, mapPromptArguments } from "./prompt-arguments.js";
 import { expandPromptCommand, listPromptCommands, type McpPromptCommand, promptUsage } from "./prompts.js";
-import { parseSlashPrompt } from "../skills/invoke.js";
-import type { PromptFilter, SlashCommand } from "../agent/capability.js";
 
 const MAX_DESCRIPTION = 100;
 

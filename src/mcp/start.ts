@@ -1,6 +1,6 @@
 import { formatDiagnostic } from "../core/diagnostic.js";
-import { loadMcpConfiguration } from "./sources.js";
 import type { McpSetup, McpSetupOptions } from "./launch.js";
+import { loadMcpConfiguration } from "./sources.js";
 
 /**
  * Reads the MCP configuration (.mcp.json, settings, --mcp-config) and, when it names a

@@ -1,3 +1,4 @@
+import type { Capability, PromptFilter, PromptRun, SlashCommand } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { runAgentLoop } from "../agent/loop.js";
 import type { AgentLoopConfig } from "../agent/loop-config.js";
@@ -14,11 +15,9 @@ import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
 import type { ToolEffect, ToolSchema } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { CommandSandbox } from "../sandbox/types.js";
-
 import type { FileChange } from "../tools/file-change.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
-import type { Capability, PromptFilter, PromptRun, SlashCommand } from "../agent/capability.js";
 import type { PermissionModeHandle } from "./permissions-setup.js";
 import type { InvocableSkill } from "./skills-setup.js";
 import type { SwitchableModel } from "./switchable-model.js";

@@ -1,3 +1,4 @@
+import type { Capability, SessionBasics } from "../agent/capability.js";
 import {
   type BackgroundJobs,
   createBackgroundNotifications,
@@ -5,7 +6,6 @@ import {
   createBashOutputTool,
 } from "../background/index.js";
 import type { Tool } from "../tools/tool.js";
-import type { Capability, SessionBasics } from "../agent/capability.js";
 
 /**
  * Background commands (`bash` with `run_in_background`): `bash_output` and `bash_kill` join the

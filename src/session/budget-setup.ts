@@ -1,7 +1,7 @@
+import type { Capability } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import type { AgentEvent } from "../core/events.js";
 import { addUsage, emptyUsage, type Usage } from "../core/messages.js";
-import type { Capability } from "../agent/capability.js";
 
 /** `--max-budget-usd` and `--max-budget-tokens`: what a session may spend. */
 export interface BudgetLimits {

@@ -1,5 +1,6 @@
 import os from "node:os";
 import path from "node:path";
+import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import {
   type Checkpoints,
@@ -10,7 +11,6 @@ import {
   openCheckpoints,
 } from "../checkpoints/index.js";
 import { userSettingsDir } from "../config/settings.js";
-import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 
 export interface CheckpointsCapability extends Capability {
   /** For subagents' loops: their calls are snapshotted too, in the session's current turn. */

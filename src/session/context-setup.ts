@@ -1,3 +1,4 @@
+import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 import {
   breakdownContext,
   type CompactionTrigger,
@@ -9,7 +10,6 @@ import {
 } from "../context/index.js";
 import type { Message } from "../core/messages.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 
 export interface ContextCapability extends Capability {
   compactor: ContextCompactor;

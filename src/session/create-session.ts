@@ -1,9 +1,12 @@
+import type { Capability, SessionBasics } from "../agent/capability.js";
 import { BackgroundJobs } from "../background/index.js";
 import type { LoadedSettings, SettingsFile } from "../config/settings.js";
 import { Conversation } from "../core/conversation.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
 import { DEFAULT_STOP_HOOK_LIMIT, HookRegistry } from "../hooks/index.js";
+import type { McpSetup } from "../mcp/launch.js";
+import { startMcp } from "../mcp/start.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
 import type { ModelProvider } from "../providers/provider.js";
@@ -15,14 +18,11 @@ import type { ResumedSession } from "../transcript/index.js";
 import type { FolderTrust } from "../trust/index.js";
 import { AgentSession } from "./agent-session.js";
 import { setUpBackground } from "./background-setup.js";
-import type { Capability, SessionBasics } from "../agent/capability.js";
 import { setUpCheckpoints } from "./checkpoints-setup.js";
 import { setUpContext } from "./context-setup.js";
 import { setUpGuards } from "./guards-setup.js";
 import { setUpHooks } from "./hooks-setup.js";
 import { setUpProjectInstructions } from "./instructions-setup.js";
-import type { McpSetup } from "../mcp/launch.js";
-import { startMcp } from "../mcp/start.js";
 import { setUpPermissions } from "./permissions-setup.js";
 import { setUpPlanExit } from "./plan-setup.js";
 import { setUpShell } from "./shell-setup.js";
@@ -162,7 +162,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
   });
   // Before the skills: the servers' skills join the catalog (the capability keeps its place below).
   const mcp = mcpServers
-    ? await (await import("../mcp/launch.js")).setUpMcp(basics, mcpServers, {
+    ? await (await import("../mcp/capability.js")).setUpMcp(basics, mcpServers, {
         ask: env.ask,
         askLine: env.askLine,
       })

@@ -1,6 +1,6 @@
+import type { Capability, PromptFilter, SessionBasics } from "../agent/capability.js";
 import { createSessionHooks, HookRegistry, type SessionHooks } from "../hooks/index.js";
 import type { ProcessGroups } from "../process/process-groups.js";
-import type { Capability, PromptFilter, SessionBasics } from "../agent/capability.js";
 
 export interface HooksCapability extends Capability {
   hooks: SessionHooks;

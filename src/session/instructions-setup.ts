@@ -1,5 +1,5 @@
-import { formatCount } from "../core/format-count.js";
 import type { Capability, SessionBasics } from "../agent/capability.js";
+import { formatCount } from "../core/format-count.js";
 import { loadProjectInstructions, MAX_INSTRUCTION_CHARS } from "./project-instructions.js";
 
 /**

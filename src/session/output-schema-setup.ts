@@ -1,5 +1,5 @@
-import type { LoopExtension } from "../agent/extension.js";
 import type { Capability } from "../agent/capability.js";
+import type { LoopExtension } from "../agent/extension.js";
 
 /** The final answer checked against the schema: the parsed value, or why it does not fit. */
 export type SchemaVerdict = { ok: true; value: unknown } | { ok: false; error: string };

@@ -1,3 +1,4 @@
+import type { Capability, SessionBasics } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import {
   createPermissionExtension,
@@ -6,7 +7,6 @@ import {
   type PermissionOptions,
   permissionsFromSettings,
 } from "../permissions/index.js";
-import type { Capability, SessionBasics } from "../agent/capability.js";
 
 /** The session's permission mode, changeable between prompts (e.g. by the interactive front end). */
 export interface PermissionModeHandle {

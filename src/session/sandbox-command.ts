@@ -1,3 +1,4 @@
+import type { SlashCommand } from "../agent/capability.js";
 import { isJsonObject, updateJsonObjectFile } from "../config/json-file.js";
 import type { PermissionAsker } from "../permissions/ask.js";
 import {
@@ -8,7 +9,6 @@ import {
   type NetworkAsker,
   normalizeHost,
 } from "../sandbox/index.js";
-import type { SlashCommand } from "../agent/capability.js";
 
 /**
  * `/sandbox`: what holds commands in, and the network for the rest of the session —

@@ -1,3 +1,4 @@
+import type { Capability, SessionBasics } from "../agent/capability.js";
 import { localSettingsPath } from "../config/settings.js";
 import type { PermissionAsker } from "../permissions/ask.js";
 import { ProcessGroups } from "../process/process-groups.js";
@@ -15,7 +16,6 @@ import {
 import { childEnvironment, secretValues } from "../secrets/child-env.js";
 import { createSecretRedaction } from "../secrets/redaction-extension.js";
 import type { BashToolOptions } from "../tools/bash.js";
-import type { Capability, SessionBasics } from "../agent/capability.js";
 import { networkAskerFrom, sandboxCommand, saveAllowedDomain } from "./sandbox-command.js";
 
 export interface ShellCapability extends Capability {

@@ -1,3 +1,4 @@
+import type { PromptRun } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import type { EventSink } from "../core/events.js";
 import { type ToolOutput, toolError } from "../core/tool.js";
@@ -11,7 +12,6 @@ import {
   shellCommandsIn,
 } from "../skills/index.js";
 import type { AgentType, SubagentJob } from "../subagent/index.js";
-import type { PromptRun } from "../agent/capability.js";
 
 /**
  * What Claude Code's runtime fields of a skill need from the rest of the session: subagents

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { findProjectRoot } from "../config/project-root.js";
 import type { Settings } from "../config/settings.js";
@@ -30,7 +31,6 @@ import {
 } from "../skills/index.js";
 import type { Tool } from "../tools/tool.js";
 import { type FolderTrust, howToTrust, projectFileTrusted, trustKey } from "../trust/index.js";
-import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "../agent/capability.js";
 import {
   runForkedSkill,
   runSkillShellLines,

@@ -1,3 +1,4 @@
+import type { Capability, SessionBasics } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import type { ToolOutput } from "../core/tool.js";
 import type { SessionHooks } from "../hooks/index.js";
@@ -10,7 +11,6 @@ import {
   type TaskToolDeps,
 } from "../subagent/index.js";
 import type { Tool } from "../tools/tool.js";
-import type { Capability, SessionBasics } from "../agent/capability.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
 /**

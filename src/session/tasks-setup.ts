@@ -1,6 +1,6 @@
+import type { Capability, SessionBasics } from "../agent/capability.js";
 import { findProjectRoot } from "../config/project-root.js";
 import { boardFolder, createBoardTools, renderBoard, TaskStore } from "../tasks/index.js";
-import type { Capability, SessionBasics } from "../agent/capability.js";
 
 /**
  * The project's task board (`.hx/tasks`): the four board tools, `/tasks`, and one line in the

@@ -1,6 +1,6 @@
+import type { Capability } from "../agent/capability.js";
 import { createBaseTools } from "../tools/base-tools.js";
 import type { BashToolOptions } from "../tools/bash.js";
-import type { Capability } from "../agent/capability.js";
 
 /** The built-in workspace tools (bash, files, search), also the pool subagents draw from. */
 export function setUpBaseTools(

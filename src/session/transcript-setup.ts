@@ -1,10 +1,11 @@
 // The writer's modules only: reading saved sessions (and its zod line schema) loads on /resume.
+
+import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 import type { Tool } from "../tools/tool.js";
 import { ClaudeTranscript } from "../transcript/claude-transcript.js";
 import { SessionLock } from "../transcript/lock.js";
 import type { ResumedSession } from "../transcript/sessions.js";
 import { TranscriptWriter } from "../transcript/writer.js";
-import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 
 export interface TranscriptCapability extends Capability {
   writer: TranscriptWriter;

@@ -4,7 +4,7 @@ import { estimateTokens } from "../src/context/tokens.js";
 import type { ModelRequest } from "../src/providers/provider.js";
 
 /** The request as a provider sees it, in order: system, tools, then each message. */
-export function serialize(request: ModelRequest): string {
+function serialize(request: ModelRequest): string {
   return [
     request.system,
     JSON.stringify(request.tools),
@@ -29,7 +29,7 @@ export interface PrefixStats {
 }
 
 /** DeepSeek and Anthropic bill a cache hit at about a tenth of a normal input token. */
-export const CACHE_PRICE = 0.1;
+const CACHE_PRICE = 0.1;
 
 /**
  * What a prefix cache serves: a provider caches what it was sent, so request i can be served

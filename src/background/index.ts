@@ -2,5 +2,5 @@
 // with bash_kill, announced to the model when they end.
 export { createBashKillTool } from "./bash-kill-tool.js";
 export { createBashOutputTool } from "./bash-output-tool.js";
-export { type BackgroundJob, BackgroundJobs, type JobState } from "./jobs.js";
-export { createBackgroundNotifications, endedNotice } from "./notifications.js";
+export { BackgroundJobs } from "./jobs.js";
+export { createBackgroundNotifications } from "./notifications.js";

@@ -7,7 +7,7 @@ const TAIL_LINES = 5;
 const TAIL_CHARS = 600;
 
 /** One short line per ended job, with the last lines of its output. */
-export function endedNotice(jobs: readonly BackgroundJob[]): string {
+function endedNotice(jobs: readonly BackgroundJob[]): string {
   const parts = jobs.map((job) => {
     const tail = job.tail(TAIL_LINES);
     const cut = tail.length > TAIL_CHARS ? `…${tail.slice(-TAIL_CHARS)}` : tail;
@@ -17,7 +17,7 @@ export function endedNotice(jobs: readonly BackgroundJob[]): string {
 }
 
 /** The ids and states of every job, for the model after a compaction forgot them. */
-export function stateNotice(jobs: readonly BackgroundJob[]): string {
+function stateNotice(jobs: readonly BackgroundJob[]): string {
   return `<background>\nBackground jobs: ${jobs.map((job) => `${job.id} (${job.command}) ${job.describe()}`).join("; ")}\n</background>`;
 }
 

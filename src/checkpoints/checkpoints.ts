@@ -20,7 +20,7 @@ export interface FilesRewound extends RewindPlan {
 const PREVIEW = 80;
 
 /** The prompts the user typed (not reminders, summaries or other messages hx adds), in order. */
-export function userPrompts(
+function userPrompts(
   messages: readonly Message[],
 ): Array<{ index: number; message: Message & { role: "user" } }> {
   const prompts: Array<{ index: number; message: Message & { role: "user" } }> = [];
@@ -30,12 +30,12 @@ export function userPrompts(
   return prompts;
 }
 
-export function promptPreview(text: string): string {
+function promptPreview(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > PREVIEW ? `${line.slice(0, PREVIEW - 1)}…` : line;
 }
 
-export function promptHash(text: string): string {
+function promptHash(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }
 
@@ -130,7 +130,7 @@ export class Checkpoints {
 }
 
 /** The turns recorded in a log (the latest record of each number wins: a rewound turn is redone). */
-export function turnsOf(records: readonly CheckpointRecord[]): RewindTurn[] {
+function turnsOf(records: readonly CheckpointRecord[]): RewindTurn[] {
   const turns = new Map<number, RewindTurn>();
   for (const record of records) {
     if (record.phase === "turn")

@@ -7,17 +7,13 @@ import { checkpointsDir } from "./checkpoints-dir.js";
 import { ShadowGit } from "./shadow-git.js";
 
 export { createCheckpointExtension } from "./checkpoint-extension.js";
-export type { CheckpointRecord } from "./checkpoint-log.js";
+
 export {
   Checkpoints,
   conversationBefore,
-  type FilesRewound,
-  type RewindTurn,
-  turnsOf,
 } from "./checkpoints.js";
-export { checkpointsDir } from "./checkpoints-dir.js";
+
 export { formatFilesRewound, formatRewindTurns } from "./format.js";
-export type { RewindPlan } from "./rewind-plan.js";
 
 /** The checkpoints of one session of a project, kept under `<userHxDir>/checkpoints/`. */
 export function openCheckpoints(userHxDir: string, projectRoot: string, sessionId: string): Checkpoints {

@@ -3,7 +3,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Files over this size are left out of checkpoints (named in the snapshot's `skipped`). */
-export const MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024;
 
 /**
  * One snapshot, run with GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE set. $1 the exclude file,

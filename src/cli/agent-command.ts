@@ -38,7 +38,7 @@ export interface HeadlessFlags {
 }
 
 /** Exit codes of a headless run (docs/headless.md). */
-export const EXIT = { ok: 0, error: 1, usage: 2, budget: 3, sigint: 130, sigterm: 143 } as const;
+const EXIT = { ok: 0, error: 1, usage: 2, budget: 3, sigint: 130, sigterm: 143 } as const;
 
 /**
  * `hx agent "<task>"`: one task to completion. The answer goes to stdout; the trace, notices

@@ -22,7 +22,7 @@ import { withApprovedPlugins } from "./prepare-run.js";
 import { UsageError } from "./run-config.js";
 import { VERSION } from "./version.js";
 
-export interface DoctorReport {
+interface DoctorReport {
   version: string;
   node: string;
   platform: string;
@@ -102,7 +102,7 @@ export async function runDoctor(options: {
   return status.state === "unavailable" && status.required ? 1 : 0;
 }
 
-export function formatReport(report: DoctorReport, root: string): string {
+function formatReport(report: DoctorReport, root: string): string {
   const home = os.homedir();
   const tilde = (file: string) => (file.startsWith(`${home}/`) ? `~/${file.slice(home.length + 1)}` : file);
   const lines = [`hx ${report.version}, node ${report.node}, ${report.platform}`];

@@ -33,7 +33,7 @@ export function nextPermissionMode(mode: PermissionMode): PermissionMode {
   return MODE_CYCLE[(index + 1) % MODE_CYCLE.length] ?? "default";
 }
 
-export const INIT_PROMPT =
+const INIT_PROMPT =
   "Draft an AGENTS.md for this repository. First look around with your tools (read-only): the layout, " +
   "the build, test and lint scripts, the README and any docs or CONTRIBUTING notes. Then write AGENTS.md at " +
   "the repository root: how to build, test and lint; which folder holds what; the conventions the code " +

@@ -54,7 +54,7 @@ export async function openSession(
  * The saved session named by --resume ID or --continue (the latest); throws when there is none.
  * The transcript reader (and its zod line schema) loads only then.
  */
-export async function findResumed(
+async function findResumed(
   cwd: string,
   flags: RunFlags,
   log: (line: string) => void,

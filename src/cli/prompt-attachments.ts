@@ -3,7 +3,7 @@ import { errorMessage } from "../core/error-message.js";
 import type { Workspace } from "../tools/workspace.js";
 
 /** A file larger than this is not attached (the model can still read it with its tools). */
-export const MAX_ATTACHED_FILE_BYTES = 256 * 1024;
+const MAX_ATTACHED_FILE_BYTES = 256 * 1024;
 
 export interface AttachedPrompt {
   /** The prompt with each attached file's content added after it. */

@@ -31,7 +31,7 @@ export interface RunFlags {
   worktree?: string | boolean;
 }
 
-export type OutputFormat = "text" | "json" | "stream-json";
+type OutputFormat = "text" | "json" | "stream-json";
 
 /** Everything a run needs to know, after flags > environment > project > user settings. */
 export interface RunConfig {
@@ -61,8 +61,8 @@ export interface RunConfig {
   sandboxMode?: SandboxMode;
 }
 
-export const DEFAULT_PROVIDER = "deepseek";
-export const DEFAULT_MAX_TURNS = 50;
+const DEFAULT_PROVIDER = "deepseek";
+const DEFAULT_MAX_TURNS = 50;
 /** More retries than this is a typo, not a policy. */
 const MAX_RETRIES_LIMIT = 100;
 const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];

@@ -42,7 +42,7 @@ function sandboxWord(status: SandboxStatus): string {
   }
 }
 
-export function contextPercent(tokens: number, window: number): number {
+function contextPercent(tokens: number, window: number): number {
   return window > 0 ? Math.min(100, Math.round((tokens / window) * 100)) : 0;
 }
 

@@ -33,7 +33,7 @@ export interface EvalFlags extends RunFlags {
   queryTimeout?: string;
 }
 
-export const DEFAULT_QUERY_TIMEOUT_SECONDS = 120;
+const DEFAULT_QUERY_TIMEOUT_SECONDS = 120;
 
 interface EvalOptions {
   runs: number;
@@ -45,10 +45,10 @@ interface EvalOptions {
   progress?: (done: number, total: number) => void;
 }
 
-export const DEFAULT_EVAL_RUNS = 3;
-export const DEFAULT_EVAL_THRESHOLD = 0.5;
+const DEFAULT_EVAL_RUNS = 3;
+const DEFAULT_EVAL_THRESHOLD = 0.5;
 
-export interface Plan {
+interface Plan {
   skill: Skill;
   queries: readonly TriggerQuery[];
 }
@@ -140,7 +140,7 @@ export async function runSkillsEval(names: string[], flags: EvalFlags, io: Io): 
 }
 
 /** Every query of every plan, `runs` times each, `jobs` at a time; scored per skill. */
-export async function evaluateSkills(
+async function evaluateSkills(
   prepared: PreparedRun,
   plans: readonly Plan[],
   skills: readonly Skill[],
@@ -297,11 +297,7 @@ function loadedName(call: ToolCall, skills: readonly Skill[]): string {
   return findSkillByName(skills, name)?.name ?? (name || "(no name)");
 }
 
-export async function pool<T>(
-  items: readonly T[],
-  size: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
+async function pool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

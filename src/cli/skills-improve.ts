@@ -18,7 +18,7 @@ import type { PreparedRun } from "./prepare-run.js";
 import { type RunFlags, UsageError } from "./run-config.js";
 import type { Io } from "./skills-actions.js";
 
-export const DEFAULT_IMPROVE_ITERATIONS = 5;
+const DEFAULT_IMPROVE_ITERATIONS = 5;
 
 /** One skill and its labelled queries. */
 export interface ImprovePlan {
@@ -36,7 +36,7 @@ type ImproveFlags = Pick<RunFlags, never> & {
 };
 
 /** What `--improve --json` prints. */
-export interface ImproveReport {
+interface ImproveReport {
   skill: string;
   file: string;
   iterations: number;

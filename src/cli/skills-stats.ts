@@ -25,7 +25,7 @@ export function runSkillsStats(cwd: string, skills: readonly Skill[], json: bool
   return 0;
 }
 
-export function formatUsage(report: SkillUsageReport): string {
+function formatUsage(report: SkillUsageReport): string {
   const lines = [`${report.sessions} session(s), ${report.inputTokens} input tokens`];
   if (report.skills.length > 0) {
     const width = Math.max(5, ...report.skills.map((s) => s.name.length));

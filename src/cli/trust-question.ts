@@ -6,7 +6,7 @@ import { discoverSkills } from "../skills/discover.js";
 import { projectFileTrusted, recordTrust, type TrustedSettings, trustFile } from "../trust/index.js";
 
 /** What trusting the folder would enable, one line each; empty when there is nothing to trust. */
-export function whatTrustEnables(settings: TrustedSettings, cwd: string): string[] {
+function whatTrustEnables(settings: TrustedSettings, cwd: string): string[] {
   if (settings.trust.trusted) return [];
   const lines = settings.ignored.map(
     ({ file, ignored }) =>

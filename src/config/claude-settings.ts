@@ -85,7 +85,7 @@ export function readClaudeSettings(file: string, maxBytes: number): ClaudeFileRe
 }
 
 /** The part of a Claude Code settings object hx applies, and the keys it leaves. */
-export function sharedPart(json: Record<string, unknown>): {
+function sharedPart(json: Record<string, unknown>): {
   raw: Record<string, unknown>;
   ignored: string[];
 } {

@@ -22,7 +22,7 @@ const text = (what: string) => z.string({ error: expected(what) });
 const flag = () => z.boolean({ error: expected("true or false") });
 
 /** A whole number of at least `min`. */
-export function wholeNumber(what: string, min = 1) {
+function wholeNumber(what: string, min = 1) {
   return z.number({ error: expected(what) }).refine((value) => Number.isInteger(value) && value >= min, {
     error: expected(what),
   });
@@ -307,7 +307,4 @@ export type Settings = z.infer<typeof settingsSchema>;
 export type PermissionSettings = NonNullable<Settings["permissions"]>;
 export type HookSettings = NonNullable<Settings["hooks"]>;
 export type HookMatcher = NonNullable<HookSettings["PreToolUse"]>[number];
-export type CommandHook = HookMatcher["hooks"][number];
-export type SkillSettings = NonNullable<Settings["skills"]>;
-export type ShellSettings = NonNullable<Settings["shell"]>;
 export type McpSettings = NonNullable<Settings["mcp"]>;

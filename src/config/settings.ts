@@ -14,13 +14,10 @@ import { foldersFromRootTo } from "./project-root.js";
 import type { HookSettings, Settings } from "./settings-schema.js";
 
 export type {
-  CommandHook,
   HookMatcher,
-  HookSettings,
   McpSettings,
   PermissionSettings,
   Settings,
-  SkillSettings,
 } from "./settings-schema.js";
 
 /** A settings file larger than this is refused (10 MiB holds ~100,000 rules). */
@@ -127,7 +124,7 @@ async function readClaudeSettingsFile(
  * MAX_SETTINGS_BYTES) and validated. Undefined when the file does not exist; an empty file is
  * an empty object. The validator (zod) is loaded only when there is a file to check.
  */
-export async function readSettingsFile(
+async function readSettingsFile(
   file: string,
 ): Promise<{ settings?: Settings; diagnostics: Diagnostic[] } | undefined> {
   const read = readSmallFileSync(file, MAX_SETTINGS_BYTES);

@@ -28,7 +28,7 @@ export function contextWindowForModel(model: string): number {
   return best ? best[1] : DEFAULT_CONTEXT_WINDOW;
 }
 
-export type ContextWindowSource = "flag" | "env" | "settings" | "model" | "default";
+type ContextWindowSource = "flag" | "env" | "settings" | "model" | "default";
 
 export interface ResolvedContextWindow {
   tokens: number;

@@ -20,7 +20,7 @@ export interface RetryInfo {
 }
 
 /** Why a run ended; "length": the final answer was cut at the model's output limit. */
-export type StopKind = "done" | "length" | "max_turns" | "ended" | "aborted" | "error";
+type StopKind = "done" | "length" | "max_turns" | "ended" | "aborted" | "error";
 
 export interface AgentResult {
   /** The model's final answer (empty when the run did not finish). */

@@ -15,7 +15,7 @@ export interface ToolCall {
  * on our side: providers never send it to the model; transcripts keep it, so a resumed
  * session still knows which messages carry skill bodies, summaries or reminders.
  */
-export type MessageKind = "reminder" | "summary" | "announcement" | "feedback";
+type MessageKind = "reminder" | "summary" | "announcement" | "feedback";
 
 /** A skill's instructions inside a user message: `content.slice(start, end)` is that text. */
 export interface SkillSpan {
@@ -38,7 +38,7 @@ export interface UserMessage {
 }
 
 /** Reasoning ("thinking") the model produced before answering. */
-export interface Reasoning {
+interface Reasoning {
   text: string;
   /** Anthropic signs thinking blocks; the signature must be sent back unchanged. */
   signature?: string;

@@ -6,7 +6,7 @@
  */
 
 /** Most words one brace expansion may produce; past this the rest are dropped (and flagged). */
-export const MAX_BRACE_WORDS = 256;
+const MAX_BRACE_WORDS = 256;
 
 /** Expands `source`; at most {@link MAX_BRACE_WORDS} results. */
 export function expandBraces(source: string): string[] {

@@ -47,7 +47,7 @@ export interface HooksOptions {
  * ask), for the permission check that runs after them. A hook's allow only skips the question
  * the mode would ask; it never overrides a deny or ask rule, the block list or a protected path.
  */
-export class HookPermissions {
+class HookPermissions {
   private readonly byCall = new WeakMap<PreparedCall, HookPermission>();
 
   set(prepared: PreparedCall, permission: HookPermission): void {
@@ -61,7 +61,7 @@ export class HookPermissions {
 }
 
 /** A PermissionRequest hook's answer to a question hx would ask (see SessionHooks.answerPermission). */
-export interface HookPermissionAnswer {
+interface HookPermissionAnswer {
   behavior: "allow" | "deny";
   message?: string;
 }

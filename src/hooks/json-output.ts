@@ -36,7 +36,7 @@ const hookJsonSchema = z.object({
     .optional(),
 });
 
-export type HookJsonOutput = z.infer<typeof hookJsonSchema>;
+type HookJsonOutput = z.infer<typeof hookJsonSchema>;
 
 export type ParsedHookStdout =
   | { kind: "text"; text: string }

@@ -23,10 +23,10 @@ export interface HookOrigin {
   env: Record<string, string>;
 }
 
-export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
+const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
 /** Timeouts are clamped to [1 s, 10 min]: a huge value must not overflow into "no wait at all". */
-export const MIN_HOOK_TIMEOUT_SECONDS = 1;
-export const MAX_HOOK_TIMEOUT_SECONDS = 600;
+const MIN_HOOK_TIMEOUT_SECONDS = 1;
+const MAX_HOOK_TIMEOUT_SECONDS = 600;
 
 /** The hooks from settings, by event. Built once per session; bad entries are skipped with a warning. */
 export class HookRegistry {

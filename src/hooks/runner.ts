@@ -33,7 +33,7 @@ const KEEP_CHARS = 32 * 1024;
  * as in Claude Code: a hook printing a whole test log would otherwise fill the window, once per
  * call. Longer text keeps its start and end around a note saying how much was cut.
  */
-export const HOOK_TEXT_MAX_CHARS = 10_000;
+const HOOK_TEXT_MAX_CHARS = 10_000;
 
 /** `text` cut to `HOOK_TEXT_MAX_CHARS`, counting what the output buffer already dropped. */
 export function boundHookText(text: string, alreadyCut?: { chars: number; lines: number }): string {

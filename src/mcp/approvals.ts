@@ -15,7 +15,7 @@ export interface ApprovalStore {
   projects: Record<string, ProjectApprovals>;
 }
 
-export interface ProjectApprovals {
+interface ProjectApprovals {
   /** "Yes, and every server this project adds later." */
   all?: boolean;
   servers: Record<string, { digest: string; answer: "approved" | "declined" }>;

@@ -8,7 +8,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 
 /** One folder the servers may work in (`roots/list`). */
-export interface McpRoot {
+interface McpRoot {
   uri: string;
   name?: string;
 }

@@ -11,7 +11,7 @@ import { expandAll, expandVariables } from "./expand.js";
 export type McpScope = "user" | "project" | "local" | "flag";
 
 /** One server entry as written in `.mcp.json` or `mcpServers` (Claude Code's shape). */
-export const McpServerEntrySchema = z.union([
+const McpServerEntrySchema = z.union([
   z.looseObject({
     type: z.literal("stdio").optional(),
     command: z.string().min(1),
@@ -94,7 +94,7 @@ export interface McpStdioEntry {
 }
 
 /** A remote server: Streamable HTTP (falling back to SSE) or SSE. */
-export interface McpRemoteEntry {
+interface McpRemoteEntry {
   type?: "http" | "streamable-http" | "sse";
   url: string;
   headers?: Record<string, string>;
@@ -108,9 +108,6 @@ export type McpServerEntry = McpStdioEntry | McpRemoteEntry;
 export function isStdioEntry(entry: McpServerEntry): entry is McpStdioEntry {
   return typeof (entry as McpStdioEntry).command === "string";
 }
-
-/** `mcpServers` in a settings file or `.mcp.json`. */
-export const McpServersSchema = z.record(z.string(), z.unknown());
 
 export interface McpServerDefinition {
   /** The name as configured: tools are `mcp__<name>__<tool>`. */

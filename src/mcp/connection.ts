@@ -58,7 +58,7 @@ export interface ConnectionOptions {
 }
 
 /** The default cap on one message from a stdio server: the SDK's own (10 MiB). */
-export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export interface ConnectionAuth {
   store: AuthStore;

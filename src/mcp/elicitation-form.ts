@@ -1,4 +1,4 @@
-import type { ElicitationForm, ElicitResult, FormAsker, FormField } from "./elicitation.js";
+import type { ElicitResult, FormAsker, FormField } from "./elicitation.js";
 
 /** Asks one line (the line mode's readline); undefined on end of input or when cancelled. */
 export type LineAsker = (question: string, signal: AbortSignal) => Promise<string | undefined>;
@@ -107,5 +107,3 @@ function parseValue(
   }
   return text;
 }
-
-export type { ElicitationForm };

@@ -1,11 +1,11 @@
-import type { ElicitRequestParams, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpClientFeatures } from "./client-features.js";
 
 /** Headless answer to a form: decline it (default), or accept one whose required fields all have defaults. */
 export type HeadlessElicitation = "decline" | "defaults";
 
 /** One form for a person: the server's message and the fields of its schema. */
-export interface ElicitationForm {
+interface ElicitationForm {
   server: string;
   message: string;
   schema: { properties?: Record<string, FormField>; required?: string[] };
@@ -87,7 +87,7 @@ export function elicitationHandler(options: ElicitationOptions): NonNullable<Mcp
 }
 
 /** The form's default values, or undefined when a required field has none. */
-export function defaultsOf(form: ElicitationForm): Record<string, string | number | boolean> | undefined {
+function defaultsOf(form: ElicitationForm): Record<string, string | number | boolean> | undefined {
   const content: Record<string, string | number | boolean> = {};
   const properties = form.schema.properties ?? {};
   for (const [name, field] of Object.entries(properties)) {
@@ -99,4 +99,4 @@ export function defaultsOf(form: ElicitationForm): Record<string, string | numbe
   return missing.length === 0 ? content : undefined;
 }
 
-export type { ElicitRequestParams, ElicitResult };
+export type { ElicitResult };

@@ -4,7 +4,7 @@ import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { CALL_MCP_TOOL_NAME } from "./call-tool-tool.js";
 import type { ToolShelf } from "./tool-shelf.js";
 
-export const LOAD_MCP_TOOLS_NAME = "load_mcp_tools";
+const LOAD_MCP_TOOLS_NAME = "load_mcp_tools";
 
 /** At most this many schemas per call: a model asking for all 200 gets told to pick. */
 const MAX_PER_CALL = 20;

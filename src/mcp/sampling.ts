@@ -18,7 +18,7 @@ export interface SamplingOptions {
 }
 
 /** The error a refused sampling request gets; the server reads it. */
-export class SamplingRefused extends Error {}
+class SamplingRefused extends Error {}
 
 /**
  * `sampling/createMessage` through the session's model: shown to the user, who allows it

@@ -3,11 +3,11 @@ import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
 import type { McpTransportConfig } from "./config.js";
 import { childEnvironment } from "./environment.js";
 import { ServerProcess } from "./server-process.js";
-import { placeServer, type ServerPlacement, type ServerSandboxPolicy } from "./server-sandbox.js";
+import { placeServer, type ServerSandboxPolicy } from "./server-sandbox.js";
 
 type StdioConfig = Extract<McpTransportConfig, { type: "stdio" }>;
 
-export interface LaunchRequest {
+interface LaunchRequest {
   name: string;
   config: StdioConfig;
   cwd: string;
@@ -142,5 +142,3 @@ function startUnchecked(
     },
   };
 }
-
-export type { ServerPlacement };

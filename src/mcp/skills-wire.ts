@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 /** Per-skill limits every host must accept (SEP-2640 "Limits"); larger skills are declined. */
 export const MAX_SKILL_RESOURCES = 512;
-export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 
 /** One file of a skill: its URI, `sha256:<64 hex>` of its raw bytes, and their length. */
 export interface SkillFileEntry {

@@ -5,7 +5,7 @@ import { checkStructuredContent, type OutputCheck } from "./output-schema.js";
 import { toToolOutput } from "./results.js";
 
 /** Descriptions longer than this are cut (as Claude Code does): some servers send pages. */
-export const MAX_DESCRIPTION_CHARS = 2048;
+const MAX_DESCRIPTION_CHARS = 2048;
 
 /** The arguments of an MCP tool are checked by its server; hx only needs an object. */
 const anyObject = (z: Zod) => z.record(z.string(), z.unknown());

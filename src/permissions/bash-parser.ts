@@ -14,7 +14,7 @@ export interface BashParser {
 }
 
 /** Lines longer than this are not parsed (and so never allowed by a rule). */
-export const MAX_PARSED_CHARS = 100_000;
+const MAX_PARSED_CHARS = 100_000;
 
 /**
  * Loads `web-tree-sitter` and the `tree-sitter-bash` grammar (both WebAssembly) on first use:

@@ -23,7 +23,7 @@ import { hasGlob, sourceText } from "./shell-words.js";
 export type AskCause = "rule" | "protected" | "unclear" | "hook" | "unruled";
 
 /** The command on the read-only list that a call made not read-only: its text, the word and why. */
-export interface NotReadOnlyCommand {
+interface NotReadOnlyCommand {
   command: string;
   word: string;
   reason: string;

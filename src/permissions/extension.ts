@@ -188,7 +188,7 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
 }
 
 /** The denial for a call that would be asked when nobody can answer: says how to allow it. */
-export function headlessDenial(
+function headlessDenial(
   target: RuleTarget,
   decision: { reason: string; cause: AskCause },
   alwaysRules: readonly string[] = [],

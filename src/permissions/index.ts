@@ -3,20 +3,17 @@ import { type PermissionMode, parsePermissionMode } from "./modes.js";
 import { type PermissionRules, parseRules } from "./rules.js";
 
 export type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
-export { findBlockedCommand } from "./block-list.js";
-export { type PermissionCheck, PermissionChecker, type PermissionCheckerOptions } from "./checker.js";
-export { type AskCause, decidePermission, describeCall, type PermissionDecision } from "./decide.js";
-export { createPermissionExtension, headlessDenial, type PermissionOptions } from "./extension.js";
-export { addAllowRule } from "./local-settings.js";
-export { isPermissionMode, PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "./modes.js";
-export {
-  type PermissionRule,
-  type PermissionRules,
-  parseRule,
-  parseRules,
-  type RuleTarget,
+
+export { type PermissionCheck, PermissionChecker } from "./checker.js";
+export { describeCall } from "./decide.js";
+export { createPermissionExtension, type PermissionOptions } from "./extension.js";
+
+export { type PermissionMode, parsePermissionMode } from "./modes.js";
+export type {
+  PermissionRules,
+  RuleTarget,
 } from "./rules.js";
-export type { ScopedPermissionRules, ScopedRule } from "./scoped-rules.js";
+export type { ScopedPermissionRules } from "./scoped-rules.js";
 export { canonicalToolName } from "./tool-aliases.js";
 
 /**

@@ -37,9 +37,9 @@ export interface OptionTable {
   operandsOnlyWith?: { options: readonly string[]; otherwise: string };
 }
 
-export type Arity = 0 | 1 | 2 | "optional" | "unlessLast";
+type Arity = 0 | 1 | 2 | "optional" | "unlessLast";
 
-export interface ParsedOption {
+interface ParsedOption {
   /** The word as written (`--compress-prog=sh`, `-rn`). */
   word: string;
   /** The option it means: `--compress-program`, `-n`. */
@@ -100,7 +100,7 @@ function compile(table: OptionTable): CompiledTable {
 }
 
 /** The long option `typed` means (exact, else unique prefix), or why none. */
-export function resolveLong(
+function resolveLong(
   table: OptionTable,
   typed: string,
   known: readonly string[] = compile(table).known,

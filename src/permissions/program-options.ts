@@ -23,7 +23,7 @@ const NODE_PACKAGE_MANAGER: ProgramOptionSpec = {
   longPrefix: "config.",
 };
 
-export const PROGRAM_OPTIONS: Readonly<Record<string, ProgramOptionSpec>> = {
+const PROGRAM_OPTIONS: Readonly<Record<string, ProgramOptionSpec>> = {
   npm: NODE_PACKAGE_MANAGER,
   npx: NODE_PACKAGE_MANAGER,
   pnpm: NODE_PACKAGE_MANAGER,

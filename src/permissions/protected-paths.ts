@@ -40,7 +40,7 @@ export const PROTECTED_WORKSPACE_PATTERNS: readonly string[] = [
  * request's system prompt. Asked like the paths above by the permission check; the sandbox
  * does not mount them (a stand-in for a missing one would show in every `git status`).
  */
-export const PROTECTED_INSTRUCTION_FILES: readonly string[] = INSTRUCTION_FILES;
+const PROTECTED_INSTRUCTION_FILES: readonly string[] = INSTRUCTION_FILES;
 
 /**
  * `.git` itself at any depth: written as a file (`gitdir: ../evil`) it points git at a config
@@ -54,7 +54,7 @@ const GIT_POINTERS: readonly string[] = [".git"];
  * and MCP approvals (`~/.hx`), Claude Code's (`~/.claude`) and the user's skills. A write there
  * would raise permissions in every project.
  */
-export const PROTECTED_HOME_FOLDERS: readonly string[] = [
+const PROTECTED_HOME_FOLDERS: readonly string[] = [
   ".hx",
   ".claude",
   ...USER_SKILL_FOLDERS.filter((folder) => !/^\.(hx|claude)\//.test(folder)),

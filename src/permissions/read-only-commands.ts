@@ -24,9 +24,6 @@ export type ReadOnlyVerdict =
   | { pathArguments: boolean; gluedValues: string[] }
   | { notReadOnly: NotReadOnly };
 
-/** The names on the list (for messages and docs). */
-export const READ_ONLY_COMMAND_NAMES: readonly string[] = Object.keys(READ_ONLY_COMMANDS);
-
 /** True when `name` is on the list at all (its arguments may still make a call not read-only). */
 export function isReadOnlyName(name: string): boolean {
   return Object.hasOwn(READ_ONLY_COMMANDS, name);

@@ -3,7 +3,7 @@ import { RuleSet } from "./rule-set.js";
 import { parseRule, type RuleTarget } from "./rules.js";
 
 /** One rule held for a while by something in the session, and what holds it. */
-export interface ScopedRule {
+interface ScopedRule {
   rule: string;
   /** Who holds it, for messages: "the skill deploy". */
   source: string;

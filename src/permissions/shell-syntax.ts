@@ -19,7 +19,7 @@ export interface ShellWord {
   splits: boolean;
 }
 
-export interface ShellRedirect {
+interface ShellRedirect {
   /** `>`, `>>`, `<`, `&>`, `>&`, `<<`, `<<<`, … */
   operator: string;
   /** The file of a file redirection; undefined for `2>&1`, `>&-` and here-documents. */
@@ -77,7 +77,7 @@ interface Scope {
   nested?: boolean;
 }
 
-export const FEATURE = {
+const FEATURE = {
   commandSubstitution: "a command substitution ($(…) or backticks)",
   processSubstitution: "a process substitution (<(…) or >(…))",
   expansion: "a variable expansion ($name)",

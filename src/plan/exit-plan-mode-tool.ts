@@ -11,7 +11,7 @@ export const exitPlanModeParameters = (z: Zod) =>
   });
 
 /** The mode the user continues in after approving a plan. */
-export type PlanApprovalMode = "default" | "acceptEdits";
+type PlanApprovalMode = "default" | "acceptEdits";
 
 /** What the user says to a plan: carry it out (in this mode), or keep planning (with feedback). */
 export type PlanAnswer = { kind: "approve"; mode: PlanApprovalMode } | { kind: "revise"; feedback: string };

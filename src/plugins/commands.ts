@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** Where `hx plugin add` writes a plugin's commands as skills, inside the installed plugin. */
-export const COMMAND_SKILLS_DIR = ".hx-commands";
+const COMMAND_SKILLS_DIR = ".hx-commands";
 
 /**
  * A plugin's Claude Code commands (`commands/NAME.md`: frontmatter, then the prompt with

@@ -15,7 +15,7 @@ export type ProcessEnding =
   | { kind: "spawn-error"; message: string };
 
 /** One stream's output: head and tail in memory, the middle counted (and spilled, if asked). */
-export interface CapturedOutput {
+interface CapturedOutput {
   text: string;
   /** What fell between head and tail and is not in `text`. */
   dropped: { chars: number; lines: number };

@@ -2,7 +2,7 @@ import type { AssistantMessage, Message } from "../core/messages.js";
 import type { ModelRequest } from "./provider.js";
 
 /** Output limit when the user sets none; Anthropic requires `max_tokens` on every request. */
-export const DEFAULT_MAX_OUTPUT_TOKENS = 16_000;
+const DEFAULT_MAX_OUTPUT_TOKENS = 16_000;
 
 const CACHE = { type: "ephemeral" } as const;
 

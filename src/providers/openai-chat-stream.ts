@@ -26,7 +26,7 @@ interface ToolCallDelta {
   function?: { name?: string | null; arguments?: string | null } | null;
 }
 
-export interface ChatUsage {
+interface ChatUsage {
   prompt_tokens?: number | null;
   completion_tokens?: number | null;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
@@ -125,7 +125,7 @@ export class ChatStreamAssembler {
 }
 
 /** Maps Chat Completions usage to hx usage; cached tokens stay counted in `inputTokens`. */
-export function toUsage(usage: ChatUsage): Usage {
+function toUsage(usage: ChatUsage): Usage {
   return {
     inputTokens: usage.prompt_tokens ?? 0,
     outputTokens: usage.completion_tokens ?? 0,

@@ -2,7 +2,7 @@ import type { OpenAIChatCompat } from "./openai-chat-request.js";
 import { type ModelProvider, type ProviderConfig, ProviderError } from "./provider.js";
 
 /** Which wire API (and so which module) serves a provider. */
-export type ProviderApi = "openai-chat" | "anthropic-messages" | "scripted";
+type ProviderApi = "openai-chat" | "anthropic-messages" | "scripted";
 
 /** Defaults for one provider name, for the CLI (help text, `--model` default) and for createProvider. */
 export interface ProviderDefaults {

@@ -127,7 +127,7 @@ const scriptSchema = z.strictObject(
 );
 
 /** One reply as a script file holds it. */
-export type ScriptedReplyData = z.infer<typeof replySchema>;
+type ScriptedReplyData = z.infer<typeof replySchema>;
 
 /** One reply; in code the error may also be a ProviderError to throw as is. */
 export interface ScriptedReply extends Omit<ScriptedReplyData, "error" | "toolCalls"> {

@@ -23,7 +23,7 @@ import {
 import { withUniqueToolCallIds } from "./tool-call-ids.js";
 
 /** What one try at a streamed model call gets: pass both to a fresh SDK client. */
-export interface StreamAttempt {
+interface StreamAttempt {
   /** Aborts on user cancel or when the stream goes idle. */
   signal: AbortSignal;
   /** `fetch` that bounds the size of response bodies. */
@@ -31,13 +31,13 @@ export interface StreamAttempt {
 }
 
 /** An opened stream and the HTTP response it reads (the SDKs' `.withResponse()`). */
-export interface OpenedStream<Event> {
+interface OpenedStream<Event> {
   events: AsyncIterable<Event>;
   response: Response;
 }
 
 /** Builds one streamed answer from a wire API's events. */
-export interface StreamAssembler<Event> {
+interface StreamAssembler<Event> {
   push(event: Event): void;
   /** True once the stream said the answer is complete. */
   readonly finished: boolean;
@@ -180,7 +180,7 @@ async function runAttempt<Event>(
  * SDK's APIErrors (error events inside the stream) pass unchanged; anything else (socket
  * closed, connection reset) is a StreamDroppedError.
  */
-export async function consumeStream<T>(
+async function consumeStream<T>(
   stream: AsyncIterable<T>,
   sdk: SdkErrorClasses,
   onEvent: (event: T) => void,

@@ -15,7 +15,7 @@ export function describeSandbox(status: SandboxStatus): string {
 }
 
 /** `on`, `off`, or the allow-list: `only example.com, *.npmjs.org (through hx's proxy)`. */
-export function describeNetwork(status: Extract<SandboxStatus, { state: "active" }>): string {
+function describeNetwork(status: Extract<SandboxStatus, { state: "active" }>): string {
   if (status.network) return "on";
   const list = status.allowList;
   if (!list) return "off";

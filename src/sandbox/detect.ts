@@ -110,10 +110,7 @@ export async function probeBackend(
 }
 
 /** Why the probe failed and what to do, from the backend's message. */
-export function explainProbeFailure(
-  backend: SandboxBackend,
-  stderr: string,
-): { reason: string; fix: string } {
+function explainProbeFailure(backend: SandboxBackend, stderr: string): { reason: string; fix: string } {
   const message = stderr.trim().split("\n")[0] || "it exited with an error";
   if (backend === "seatbelt")
     return { reason: `sandbox-exec failed: ${message}`, fix: "check that sandbox-exec runs outside hx" };

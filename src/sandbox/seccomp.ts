@@ -114,7 +114,7 @@ type Op =
   | { label: string };
 
 /** The architectures hx has a filter for, by `process.arch`. */
-export const SECCOMP_ARCHES = Object.keys(ARCHES);
+const SECCOMP_ARCHES = Object.keys(ARCHES);
 
 /**
  * Why this machine's commands run without the filter (no Unix-socket wall without the network,

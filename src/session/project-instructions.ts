@@ -7,7 +7,7 @@ import { readSmallFileSync } from "../fs/regular-file.js";
 /** Most characters of instructions put in the system prompt. */
 export const MAX_INSTRUCTION_CHARS = 20_000;
 /** A larger instructions file is not read at all. */
-export const MAX_INSTRUCTION_FILE_BYTES = 256 * 1024;
+const MAX_INSTRUCTION_FILE_BYTES = 256 * 1024;
 
 export interface ProjectInstructions {
   /** The system prompt section ("" when no file was found). */

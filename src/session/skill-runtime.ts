@@ -37,7 +37,7 @@ export interface SkillRuntime {
 }
 
 /** Claude Code's `agent:` names (`Explore`, `Plan`, `general-purpose`) as hx's subagent types. */
-export function agentTypeFor(agent: string | undefined): { type: AgentType; note?: string } {
+function agentTypeFor(agent: string | undefined): { type: AgentType; note?: string } {
   if (agent === undefined) return { type: "general" };
   const name = agent.toLowerCase();
   if (name === "explore" || name === "plan") return { type: "explore" };

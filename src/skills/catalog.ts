@@ -15,7 +15,7 @@ export const CATALOG_HEADER = "# Skills (load_skill before using one)";
 export const NAME_ONLY_PREFIX = "- More skills (load_skill shows what they do): ";
 
 /** Shortened descriptions never go below this many characters (then skills go name-only). */
-export const MIN_DESCRIPTION_CHARS = 24;
+const MIN_DESCRIPTION_CHARS = 24;
 const ELLIPSIS = "…";
 
 export interface CatalogOptions {
@@ -169,7 +169,7 @@ function truncate(text: string, cap: number): string {
  * What the catalog line says of a skill: its description, then Claude Code's `when_to_use`
  * after it (both shortened together when the budget is tight).
  */
-export function catalogDescription(skill: Pick<Skill, "description" | "whenToUse">): string {
+function catalogDescription(skill: Pick<Skill, "description" | "whenToUse">): string {
   const description = oneLine(skill.description);
   return skill.whenToUse ? `${description} ${oneLine(skill.whenToUse)}` : description;
 }

@@ -37,8 +37,8 @@ export interface DiscoveryResult {
   diagnostics: Diagnostic[];
 }
 
-export const DEFAULT_MAX_DEPTH = 8;
-export const DEFAULT_MAX_SKILLS = 2000;
+const DEFAULT_MAX_DEPTH = 8;
+const DEFAULT_MAX_SKILLS = 2000;
 /** Folders never searched: version control and dependencies. Other hidden folders are. */
 const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
 /** A larger SKILL.md is skipped (with a diagnostic), never read. */
@@ -276,7 +276,7 @@ export function rereadSkill(skill: Skill): Skill | undefined {
 }
 
 /** Reads one SKILL.md; an unreadable file is skipped with a diagnostic. */
-export function readSkill(
+function readSkill(
   file: string,
   source: SkillSource,
   diagnostics: Diagnostic[],

@@ -4,7 +4,7 @@ import { readSmallFileSync } from "../fs/regular-file.js";
 import { isPlainObject, parseYaml } from "./parse.js";
 
 /** Codex keeps per-skill settings in `agents/openai.yaml` next to SKILL.md. */
-export const OPENAI_YAML = path.join("agents", "openai.yaml");
+const OPENAI_YAML = path.join("agents", "openai.yaml");
 const MAX_BYTES = 64 * 1024;
 
 /**

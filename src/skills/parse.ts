@@ -43,7 +43,7 @@ export const OPENING_TEXT_WARNING =
   "the opening '---' line also holds text; read it as the first frontmatter line. Put '---' on a line of its own.";
 
 /** Drops a BOM and turns CRLF into LF, as every reader of SKILL.md should. */
-export function normalizeNewlines(text: string): string {
+function normalizeNewlines(text: string): string {
   const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   return withoutBom.includes("\r\n") ? withoutBom.replace(/\r\n/g, "\n") : withoutBom;
 }

@@ -4,7 +4,7 @@ import { substituteSkillDir } from "./body-expansion.js";
 import type { Skill } from "./types.js";
 
 /** How many of a skill's other files load_skill lists. */
-export const DEFAULT_MAX_LISTED_FILES = 40;
+const DEFAULT_MAX_LISTED_FILES = 40;
 const MAX_FILE_DEPTH = 4;
 /** `hx skills eval`'s queries are for the author, not for the model (kept out of the file list). */
 const TRIGGERS_PATH = "evals/triggers.json";

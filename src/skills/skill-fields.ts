@@ -215,7 +215,7 @@ export function cleanControlCharacters(text: string): string {
 }
 
 /** Longer names are not used as a skill's name (the spec allows 64). */
-export const MAX_USABLE_NAME_LENGTH = 128;
+const MAX_USABLE_NAME_LENGTH = 128;
 
 /**
  * Why `name` cannot name a skill, or undefined when it can. A name goes raw into the catalog

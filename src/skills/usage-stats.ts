@@ -8,7 +8,7 @@ export interface SessionEvents {
   lines: readonly TranscriptLine[];
 }
 
-export interface SkillUsage {
+interface SkillUsage {
   name: string;
   /** `load_skill` results that carried the body. */
   loadsByModel: number;

@@ -10,8 +10,6 @@ import {
 } from "./skill-fields.js";
 import { strictYamlProblem } from "./strict-yaml.js";
 
-export { HX_EXTENSION_FIELDS };
-
 /**
  * `strict`: judge exactly as the reference validator does (skills-ref 0.1.0): hx's extension
  * fields are unexpected fields, and YAML flow collections, anchors and aliases are invalid
@@ -25,19 +23,12 @@ export interface ValidationOptions {
  * The Agent Skills rules, with the reference validator's messages (skills-ref 0.1.0).
  * Deliberate differences are listed in docs/skills.md and in the conformance test.
  */
-export const MAX_NAME_LENGTH = 64;
+const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;
-export const MAX_COMPATIBILITY_LENGTH = 500;
+const MAX_COMPATIBILITY_LENGTH = 500;
 
 /** Fields the Agent Skills spec allows, sorted as the reference prints them. */
-export const ALLOWED_FIELDS = [
-  "allowed-tools",
-  "compatibility",
-  "description",
-  "license",
-  "metadata",
-  "name",
-];
+const ALLOWED_FIELDS = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
 
 /** What `hx skills validate --json` prints per skill. */
 export interface SkillValidation {
@@ -83,7 +74,7 @@ export function validateSkillContent(
 }
 
 /** The reference's validate_metadata, plus warnings for hx extension fields. */
-export function validateFrontmatter(
+function validateFrontmatter(
   fields: Record<string, unknown>,
   dirName: string | undefined,
   options: ValidationOptions = {},
@@ -172,7 +163,7 @@ export function validateDescription(value: unknown): string[] {
     : [];
 }
 
-export function validateCompatibility(value: unknown): string[] {
+function validateCompatibility(value: unknown): string[] {
   if (typeof value !== "string") return ["Field 'compatibility' must be a string"];
   const length = codePointLength(value);
   return length > MAX_COMPATIBILITY_LENGTH

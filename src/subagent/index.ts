@@ -1,4 +1,3 @@
 export { SUBAGENT_PROMPT_SECTION } from "./system-prompt.js";
 export { createSubagentRunner, createTaskTool, type SubagentJob, type TaskToolDeps } from "./task-tool.js";
-export { AGENT_TYPES, type AgentType } from "./tool-selection.js";
-export type { SubagentStartInfo, SubagentStopInfo } from "./types.js";
+export type { AgentType } from "./tool-selection.js";

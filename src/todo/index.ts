@@ -1,3 +1,3 @@
 export { createTodoReminderExtension } from "./reminder.js";
-export { type TodoItem, TodoList, type TodoStatus } from "./todo-list.js";
-export { createTodoWriteTool, type TodoWriteOptions } from "./todo-write-tool.js";
+export { TodoList } from "./todo-list.js";
+export { createTodoWriteTool } from "./todo-write-tool.js";

@@ -6,7 +6,7 @@ export interface TodoItem {
   activeForm?: string;
 }
 
-export type TodoStatus = "pending" | "in_progress" | "completed";
+type TodoStatus = "pending" | "in_progress" | "completed";
 
 export const MAX_TODOS = 20;
 

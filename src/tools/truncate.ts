@@ -6,7 +6,7 @@
 import { formatCount } from "../core/format-count.js";
 
 /** Which part of the text survives: the start (file reads), the end, or both (command output). */
-export type KeepPart = "head" | "tail" | "both";
+type KeepPart = "head" | "tail" | "both";
 
 /** What a truncation dropped. Lines are counted as the note counts them (see `unit`). */
 export interface Cut {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 
 /** `~/.hx/sessions`: one folder per project. Read from `os.homedir()` each time (tests set HOME). */
-export function sessionsRoot(): string {
+function sessionsRoot(): string {
   return path.join(os.homedir(), ".hx", "sessions");
 }
 
@@ -22,7 +22,7 @@ export function projectKey(workspaceRoot: string): string {
  * The folder name hx used before keys had a hash (readable only, so two paths could share
  * it). Sessions there are still found, but only those whose recorded cwd is this workspace.
  */
-export function legacyProjectKey(workspaceRoot: string): string {
+function legacyProjectKey(workspaceRoot: string): string {
   const absolute = path.resolve(workspaceRoot);
   const readable = readableKey(absolute);
   if (readable.length <= 100) return readable;

@@ -4,7 +4,7 @@ import { readRegularFileSync } from "../fs/regular-file.js";
 import type { TranscriptLine } from "./events.js";
 import { parseTranscriptLine } from "./line-schema.js";
 
-export interface SessionHeader {
+interface SessionHeader {
   id: string;
   cwd: string;
   provider: string;
@@ -37,7 +37,7 @@ export const INTERRUPTED_RESULT = toolErrorText(
 );
 
 /** Transcripts larger than this are not read (a session that big cannot be resumed anyway). */
-export const MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024;
+const MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Reads a transcript file; a file that is missing, not a regular file or too large throws an

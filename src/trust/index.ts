@@ -5,12 +5,11 @@
  * anything; `hx trust` records folders in `~/.hx/trusted-folders.json`.
  */
 export { type FolderTrust, loadFolderTrust, trustKey } from "./folder-trust.js";
-export { type IgnoredSetting, keepRestrictions, type RestrictedSettings } from "./restrict-settings.js";
-export { readTrustStore, recordTrust, revokeTrust, type TrustStore, trustFile } from "./trust-store.js";
+export { keepRestrictions } from "./restrict-settings.js";
+export { readTrustStore, recordTrust, revokeTrust, trustFile } from "./trust-store.js";
 export {
   applyFolderTrust,
   howToTrust,
-  type IgnoredFile,
   loadTrustedSettings,
   projectFileTrusted,
   type TrustedSettings,

@@ -11,7 +11,7 @@ import { errorMessage } from "../core/error-message.js";
  * { "version": 1, "folders": { "/home/me/work/app": { "trustedAt": "2026-12-01T23:40:00.000Z" } } }
  * ```
  */
-export interface TrustStore {
+interface TrustStore {
   folders: Record<string, { trustedAt?: string }>;
 }
 
@@ -20,7 +20,7 @@ export type TrustStoreRead =
   /** The file exists but cannot be used: every folder counts as untrusted, the file is left alone. */
   | { ok: false; problem: string };
 
-export const TRUST_FILE_NAME = "trusted-folders.json";
+const TRUST_FILE_NAME = "trusted-folders.json";
 
 /** `<userHxDir>/trusted-folders.json`. */
 export function trustFile(userHxDir: string): string {

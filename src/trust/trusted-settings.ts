@@ -6,7 +6,7 @@ import { type FolderTrust, loadFolderTrust } from "./folder-trust.js";
 import { type IgnoredSetting, keepRestrictions } from "./restrict-settings.js";
 
 /** What one untrusted project file asked for and did not get. */
-export interface IgnoredFile {
+interface IgnoredFile {
   file: string;
   ignored: IgnoredSetting[];
 }

@@ -2,13 +2,10 @@
 export {
   createWorktree,
   describeChanges,
-  diffSummary,
   type HxWorktree,
   listWorktrees,
   newWorktreeName,
   removeWorktree,
-  type WorktreeChanges,
   WorktreeError,
   worktreeChanges,
-  worktreesFolder,
 } from "./worktrees.js";

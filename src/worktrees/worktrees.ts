@@ -23,7 +23,7 @@ export class WorktreeError extends Error {}
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-export function worktreesFolder(repoRoot: string): string {
+function worktreesFolder(repoRoot: string): string {
   return path.join(repoRoot, ".hx", "worktrees");
 }
 
@@ -70,12 +70,6 @@ export function worktreeChanges(worktree: Pick<HxWorktree, "path" | "base">): Wo
     .filter((file) => !file.startsWith(".hx/"));
   const commits = Number(git(worktree.path, ["rev-list", "--count", `${worktree.base}..HEAD`]).trim()) || 0;
   return { files, commits };
-}
-
-/** The diff summary a subagent reports: `git diff --stat` against its start, committed or not. */
-export function diffSummary(worktree: Pick<HxWorktree, "path" | "base">): string {
-  git(worktree.path, ["add", "-A", "--intent-to-add", "."]);
-  return git(worktree.path, ["diff", "--stat", worktree.base]).trim();
 }
 
 /** Removes a worktree and its branch; refused when it has changes unless `force`. */

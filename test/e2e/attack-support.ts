@@ -13,7 +13,7 @@ import { HX_BIN, hxEnv } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
 import { statsLine, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
-export interface AttackCase {
+interface AttackCase {
   group: string;
   settings: unknown;
   mode: string;

@@ -51,7 +51,7 @@ export function writeSkill(root: string, name: string, frontmatter: string, body
 }
 
 /** A git repository with .agents/skills/{course-blog,sync-upstream}. */
-export function seedProject(): string {
+function seedProject(): string {
   const root = tempDir("hx-skills-e2e-");
   execFileSync("git", ["init", "-q"], { cwd: root });
   const skills = path.join(root, ".agents", "skills");

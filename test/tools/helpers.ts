@@ -16,7 +16,7 @@ export function writeFiles(root: string, files: Record<string, string | Buffer>)
   }
 }
 
-export function contextFor(workspace: Workspace, signal = new AbortController().signal): ToolContext {
+function contextFor(workspace: Workspace, signal = new AbortController().signal): ToolContext {
   return { workspace, signal, callId: "call-1", emit: () => {} };
 }
 
@@ -32,7 +32,7 @@ export function setup(files: Record<string, string | Buffer> = {}) {
 }
 
 /** prepare + run, as the agent loop does: bad arguments and thrown errors become error results. */
-export async function callTool(
+async function callTool(
   registry: ToolRegistry,
   name: string,
   args: unknown,

@@ -12,7 +12,7 @@ export interface RunOutcome {
   ms: number;
 }
 
-export interface QueryResult {
+interface QueryResult {
   query: string;
   shouldTrigger: boolean;
   split: EvalSplit;

@@ -20,7 +20,7 @@ export interface TriggerQuery {
 export type TriggerFile = { ok: true; queries: TriggerQuery[] } | { ok: false; error: string };
 
 /** Share of each label that goes to the train split when the file does not say (the guide's 60/40). */
-export const TRAIN_SHARE = 0.6;
+const TRAIN_SHARE = 0.6;
 
 /**
  * Reads `[{"query": "...", "should_trigger": true, "split"?: "train"|"validation",

@@ -73,7 +73,7 @@ export interface InstalledSkill {
 }
 
 /** A skill of the source that was not installed, and why. */
-export interface RefusedSkill {
+interface RefusedSkill {
   name: string;
   dir: string;
   reasons: string[];
@@ -312,7 +312,7 @@ export function lockedCopies(target: InstallTarget): { copies: LockedCopy[]; war
   return { copies, warnings };
 }
 
-export function lockOf(target: InstallTarget): SkillsLock {
+function lockOf(target: InstallTarget): SkillsLock {
   const read = readLock(target.lockFile);
   if (!read.ok) throw new InstallError(read.error);
   return read.lock;

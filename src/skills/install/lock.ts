@@ -135,7 +135,7 @@ export function viewEntry(name: string, entry: unknown): { view?: LockView; prob
 }
 
 /** `skills/pdf/SKILL.md` → `skills/pdf`; `SKILL.md` → "". */
-export function folderOfSkillPath(skillPath: string): string {
+function folderOfSkillPath(skillPath: string): string {
   return skillPath.replace(/(^|\/)SKILL\.md$/, "").replace(/\/$/, "");
 }
 
@@ -178,7 +178,7 @@ export function computeSkillFolderHash(dir: string): string {
 }
 
 /** hx's digest before round three (`sha256:` over path, length and bytes), to read old entries. */
-export function digestSkillFolder(dir: string): string {
+function digestSkillFolder(dir: string): string {
   const hash = createHash("sha256");
   for (const relative of listFiles(dir)) {
     const bytes = readFileSync(path.join(dir, relative));

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isJsonObject, updateJsonObjectFile } from "../config/json-file.js";
-import { findProjectRoot, foldersFromRootTo } from "../config/project-root.js";
 import { loadSettings, localSettingsPath, projectSettingsPath, userSettingsDir } from "../config/settings.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
+import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
+import { findProjectRoot, foldersFromRootTo } from "../fs/project-root.js";
 import {
   approvalState,
   approvalsFile,

@@ -1,5 +1,5 @@
 // `hx skills add|update|remove`: loaded only when one of them runs.
-import { findProjectRoot } from "../config/project-root.js";
+import { findProjectRoot } from "../fs/project-root.js";
 import { resolveSource } from "../skills/install/fetch.js";
 import {
   addSkills,

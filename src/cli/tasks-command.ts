@@ -11,7 +11,7 @@ export function registerTasksCommand(program: Command): Command {
     .option("--json", "print JSON (each task with blockedBy, blocks and openBlockers)")
     .option("-C, --cwd <dir>", "the project folder (default: the current folder)")
     .action(async (options: { json?: boolean; cwd?: string }) => {
-      const { findProjectRoot } = await import("../config/project-root.js");
+      const { findProjectRoot } = await import("../fs/project-root.js");
       const { boardFolder, renderBoard, TaskStore } = await import("../tasks/index.js");
       const root = findProjectRoot(realpathSync(path.resolve(options.cwd ?? process.cwd())));
       const { tasks: board, warnings } = await new TaskStore(boardFolder(root)).read();

@@ -48,7 +48,7 @@ export function registerWorktreeCommand(program: Command): Command {
 }
 
 async function repoRootOf(cwd: string | undefined): Promise<string | undefined> {
-  const { findRepoRoot } = await import("../config/project-root.js");
+  const { findRepoRoot } = await import("../fs/project-root.js");
   const here = realpathSync(path.resolve(cwd ?? process.cwd()));
   const root = findRepoRoot(here);
   if (!root) {

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { findRepoRoot } from "../config/project-root.js";
+import { findRepoRoot } from "../fs/project-root.js";
 import {
   createWorktree,
   describeChanges,

@@ -16,7 +16,7 @@ import { PERMISSION_MODES } from "../permissions/modes.js";
 import { parseRule } from "../permissions/rules.js";
 import { providerNames } from "../providers/registry.js";
 import { SANDBOX_MODES } from "../sandbox/types.js";
-import { expected } from "./schema-messages.js";
+import { expected } from "../text/schema-messages.js";
 
 const text = (what: string) => z.string({ error: expected(what) });
 const flag = () => z.boolean({ error: expected("true or false") });

@@ -2,6 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
+import { foldersFromRootTo } from "../fs/project-root.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import {
   claudeLocalSettingsPath,
@@ -10,7 +11,6 @@ import {
   readClaudeUserMcp,
   userClaudeSettingsPath,
 } from "./claude-settings.js";
-import { foldersFromRootTo } from "./project-root.js";
 import type { HookSettings, Settings } from "./settings-schema.js";
 
 export type {

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { closestName, editDistance } from "../skills/suggest.js";
-import { describeValue } from "./schema-messages.js";
+import { describeValue } from "../text/schema-messages.js";
+import { closestName, editDistance } from "../text/suggest.js";
 import { PROTECTIVE_KEYS, type Settings, settingsSchema } from "./settings-schema.js";
 
 export interface ValidatedSettings {

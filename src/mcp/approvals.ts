@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { isJsonObject, updateJsonObjectFile } from "../config/json-file.js";
-import { findProjectRoot } from "../config/project-root.js";
+import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
+import { findProjectRoot } from "../fs/project-root.js";
 import type { McpServerDefinition } from "./config.js";
 import type { McpTrust } from "./sources.js";
 

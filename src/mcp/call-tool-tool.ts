@@ -1,5 +1,5 @@
 import { toolError, toolErrorText } from "../core/tool.js";
-import { closestName } from "../skills/suggest.js";
+import { closestName } from "../text/suggest.js";
 import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import type { ToolShelf } from "./tool-shelf.js";
 

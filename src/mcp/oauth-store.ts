@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { isJsonObject, updateJsonObjectFile } from "../config/json-file.js";
+import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
 
 /**
  * What hx keeps for one remote server's OAuth: the client registration, the tokens and the

@@ -1,5 +1,5 @@
 import { toolError, toolErrorText } from "../core/tool.js";
-import { closestName } from "../skills/suggest.js";
+import { closestName } from "../text/suggest.js";
 import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { McpCallError, type McpConnection } from "./connection.js";
 import { toToolOutput } from "./results.js";

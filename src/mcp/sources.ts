@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { foldersFromRootTo } from "../config/project-root.js";
 import type { LoadedSettings } from "../config/settings.js";
 import type { Diagnostic } from "../core/diagnostic.js";
+import { foldersFromRootTo } from "../fs/project-root.js";
 import type { McpScope, McpServerDefinition } from "./config.js";
 
 /** Claude Code's project file. */

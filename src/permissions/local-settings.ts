@@ -1,4 +1,4 @@
-import { isJsonObject, updateJsonObjectFile } from "../config/json-file.js";
+import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
 
 /**
  * Adds an allow rule to a settings file (the project's `.hx/settings.local.json` for

@@ -34,7 +34,6 @@
  * was sent (deep-copied) in `requests`.
  */
 import * as z from "zod";
-import { expected } from "../config/schema-messages.js";
 import { errorMessage } from "../core/error-message.js";
 import type { StreamDelta } from "../core/events.js";
 import {
@@ -45,6 +44,7 @@ import {
   type Usage,
 } from "../core/messages.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
+import { expected } from "../text/schema-messages.js";
 import {
   type CompleteOptions,
   type ModelProvider,

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { INSTRUCTION_FILES } from "../config/agent-files.js";
-import { foldersFromRootTo } from "../config/project-root.js";
 import type { Diagnostic } from "../core/diagnostic.js";
+import { foldersFromRootTo } from "../fs/project-root.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 
 /** Most characters of instructions put in the system prompt. */

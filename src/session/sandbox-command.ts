@@ -1,5 +1,5 @@
 import type { SlashCommand } from "../agent/capability.js";
-import { isJsonObject, updateJsonObjectFile } from "../config/json-file.js";
+import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
 import type { PermissionAsker } from "../permissions/ask.js";
 import {
   type CommandSandbox,

@@ -1,11 +1,11 @@
 import path from "node:path";
 import type { Capability, PromptFilter, SessionBasics, SlashCommand } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
-import { findProjectRoot } from "../config/project-root.js";
 import type { Settings } from "../config/settings.js";
 import { findLoadedSkills, fitSkillToWindow } from "../context/index.js";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import { type Message, userMessage } from "../core/messages.js";
+import { findProjectRoot } from "../fs/project-root.js";
 import type { ScopedPermissionRules } from "../permissions/index.js";
 import {
   ActiveSkills,

@@ -1,5 +1,5 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
-import { findProjectRoot } from "../config/project-root.js";
+import { findProjectRoot } from "../fs/project-root.js";
 import { boardFolder, createBoardTools, renderBoard, TaskStore } from "../tasks/index.js";
 
 /**

@@ -2,9 +2,9 @@ import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from "no
 import os from "node:os";
 import path from "node:path";
 import { PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS } from "../config/agent-files.js";
-import { findProjectRoot, findRepoRoot } from "../config/project-root.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
+import { findProjectRoot, findRepoRoot } from "../fs/project-root.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import { forbidsImplicitInvocation } from "./openai-yaml.js";
 import { parseSkillFile } from "./parse.js";

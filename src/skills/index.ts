@@ -10,7 +10,6 @@ export * from "./parse.js";
 export * from "./preload.js";
 export * from "./remote-skills.js";
 export * from "./skill-content.js";
-export * from "./suggest.js";
 export type * from "./types.js";
 export * from "./validate.js";
 export * from "./watch.js";

@@ -1,8 +1,8 @@
 import { type ToolOutput, toolError, toolErrorText } from "../core/tool.js";
+import { orderBySimilarity } from "../text/suggest.js";
 import { builtSchema } from "../tools/built-schemas.js";
 import { type ClaudeShape, defineTool, type Tool, type ToolContext, type Zod } from "../tools/tool.js";
 import { formatSkillContent } from "./skill-content.js";
-import { orderBySimilarity } from "./suggest.js";
 import type { Skill } from "./types.js";
 
 /**

@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { findProjectRoot } from "../config/project-root.js";
+import { findProjectRoot } from "../fs/project-root.js";
 import { readTrustStore, trustFile } from "./trust-store.js";
 
 /**

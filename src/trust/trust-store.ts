@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { isJsonObject, updateJsonObjectFile } from "../config/json-file.js";
 import { errorMessage } from "../core/error-message.js";
+import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
 
 /**
  * The folders the user trusts, kept in `~/.hx/trusted-folders.json` (mode 0600; never in a

@@ -1,5 +1,5 @@
 /**
- * Orders skill names for an "Unknown skill" error: the closest match to what was asked for
+ * Orders names for an "unknown name" error (skills, settings keys): the closest match to what was asked for
  * first (a prefix, a substring, or a small edit distance), then the rest by name.
  */
 export function orderBySimilarity(query: string, names: readonly string[]): string[] {

@@ -1,12 +1,13 @@
 // Live output of a running command in the full screen: a bash call printing 100,000 lines, one
-// write each, with the session's chat log taking every progress event and drawn as often as the
+// write each, with the screen's state taking every progress event and drawn as often as the
 // full screen draws it (at most every 100 ms). Measured against the same call with nobody
 // watching: what showing it costs, and that the screen kept up (its last draw shows the end).
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ChatLog } from "../src/cli/tui/chat-log.js";
+import { agentEvent, createScreenState } from "../src/cli/tui/screen-state.js";
 import { createTheme } from "../src/cli/tui/theme.js";
+import { MarkdownSlot, TranscriptView } from "../src/cli/tui/transcript-view.js";
 import type { AgentEvent } from "../src/core/events.js";
 import { createBashTool } from "../src/tools/bash.js";
 import { Workspace } from "../src/tools/workspace.js";
@@ -28,7 +29,8 @@ async function runOnce(
 ): Promise<{ wall: number; cpu: number; events: number; draws: number; last: string }> {
   const root = mkdtempSync(path.join(os.tmpdir(), "hx-bench-live-"));
   const tool = createBashTool();
-  const chat = new ChatLog(createTheme(false), () => undefined);
+  const state = createScreenState();
+  const chat = new TranscriptView(state.transcript, createTheme(false), state, new MarkdownSlot());
   const call = { id: "call_1", name: "bash", arguments: JSON.stringify({ command: COMMAND }) };
   let events = 0;
   let draws = 0;
@@ -41,13 +43,13 @@ async function runOnce(
   const emit = (event: AgentEvent) => {
     if (!watch) return;
     events++;
-    chat.handle(event);
+    agentEvent(state, event);
     timer ??= setTimeout(() => {
       timer = undefined;
       draw();
     }, DRAW_MS);
   };
-  if (watch) chat.handle({ type: "tool_call", call, args: { command: COMMAND } });
+  if (watch) agentEvent(state, { type: "tool_call", call, args: { command: COMMAND } });
   const c0 = cpu();
   const t0 = performance.now();
   await tool.execute(

@@ -326,6 +326,40 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     expect(existsSync(work)).toBe(true);
   });
 
+  it("Esc Esc on an empty prompt opens the rewind list; a lone Esc does not; Esc Esc in a turn only stops it", async () => {
+    server.reply().text("first done");
+    const s = open();
+    await s.waitFor(prompt);
+    s.type("make the first file");
+    s.keys("Enter");
+    await s.waitFor("first done");
+    // One Esc, then nothing for longer than the two of a pair may be apart: no list.
+    s.keys("Escape");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    s.type("x");
+    await s.waitFor((text) => text.split("\n").some((line) => line === "x"));
+    expect(s.capture().join("\n")).not.toContain("Go back with /rewind N");
+    s.keys("BSpace");
+    await s.waitFor((text) => !text.split("\n").some((line) => line === "x"));
+    s.keys("Escape");
+    s.keys("Escape");
+    const listed = await s.waitFor("Go back with /rewind N");
+    expect(listed).toMatch(/> \/rewind\n/);
+    expect(listed).toMatch(/ {2}1\. make the first file/);
+    // Nothing reached the model: the list is hx's own.
+    expect(server.requests).toHaveLength(1);
+
+    server.hang();
+    s.type("wait forever");
+    s.keys("Enter");
+    await s.waitFor("Working…");
+    s.keys("Escape");
+    s.keys("Escape");
+    await s.waitFor("cancelled.");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(s.capture().join("\n").split("Go back with /rewind N").length - 1).toBe(1);
+  });
+
   it("the todo list shows when it changes, once", async () => {
     server.reply().tool("todo_write", {
       todos: [

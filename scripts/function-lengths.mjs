@@ -19,7 +19,6 @@ const ALLOWED = {
   serveAcp: 254,
   runAgentCommand: 152,
   registerSkillsCommand: 187,
-  runFullScreen: 484,
   createSessionHooks: 176,
   createSandbox: 272,
   createSession: 167,

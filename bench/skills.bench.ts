@@ -16,7 +16,9 @@ import type { Skill } from "../src/skills/types.js";
 import { SkillWatcher, WATCH_DEBOUNCE_MS } from "../src/skills/watch.js";
 import { ToolRegistry } from "../src/tools/registry.js";
 import type { Tool } from "../src/tools/tool.js";
+import { startFakeModelServer } from "../test/support/fake-model-server.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
+import { median } from "./measure.js";
 import type { BenchRow } from "./types.js";
 
 const RUNS = 7;
@@ -61,6 +63,7 @@ export async function run(): Promise<BenchRow[]> {
       target: "",
     });
     rows.push(...(await watchRows(root)));
+    rows.push(...(await firstRequestRows()));
     rows.push(await idleSessionRow());
     rows.push(announcementRow());
     return rows;
@@ -176,6 +179,78 @@ async function idleSessionRow(): Promise<BenchRow> {
     child.kill();
     rmSync(project, { recursive: true, force: true });
   }
+}
+
+const FIRST_REQUEST_ROUNDS = Number(process.env.HX_BENCH_ROUNDS ?? 15);
+
+/**
+ * What 1,000 skills add to the first model request of `hx agent "hi"` (spawn → request at the
+ * fake server), against the same run in a project without skills, in interleaved rounds (the
+ * median of the per-round differences): with the model's window known (`--context-window`,
+ * as for every model in hx's table), and for a model nobody knows, where hx first asks the
+ * server's `GET /models` for the window the catalog's budget is a share of.
+ */
+async function firstRequestRows(): Promise<BenchRow[]> {
+  const base = mkdtempSync(path.join(os.tmpdir(), "hx-skills-first-"));
+  const server = await startFakeModelServer();
+  server.replyWith((_request, reply) => reply.text("ok"));
+  const empty = path.join(base, "empty");
+  const many = path.join(base, "many");
+  for (const project of [empty, many]) mkdirSync(path.join(project, ".git"), { recursive: true });
+  writeSkills(path.join(many, ".agents", "skills"), 1000);
+  const env = hxEnv({ HOME: path.join(base, "home"), OPENAI_API_KEY: "sk-bench" });
+  const firstRequest = async (project: string, extra: string[]) => {
+    const before = server.requests.length;
+    const start = performance.now();
+    const args = [HX_BIN, "agent", "hi", "--provider", "openai", "--base-url", `${server.url}/v1`];
+    const child = spawn(process.execPath, [...args, "--model", "bench", "-C", project, ...extra], {
+      env,
+      stdio: "ignore",
+    });
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    const post = server.requests.slice(before).find((r) => r.method === "POST");
+    if (code !== 0 || !post) throw new Error(`bench: hx agent exited ${code}`);
+    return post.receivedAt - start;
+  };
+  const known = ["--context-window", "128000"];
+  const sides = {
+    none: [] as number[],
+    many: [] as number[],
+    noneUnknown: [] as number[],
+    manyUnknown: [] as number[],
+  };
+  try {
+    for (let round = 0; round < FIRST_REQUEST_ROUNDS; round++) {
+      const jobs: Array<() => Promise<void>> = [
+        async () => void sides.none.push(await firstRequest(empty, known)),
+        async () => void sides.many.push(await firstRequest(many, known)),
+        async () => void sides.noneUnknown.push(await firstRequest(empty, [])),
+        async () => void sides.manyUnknown.push(await firstRequest(many, [])),
+      ];
+      for (let j = 0; j < jobs.length; j++) await jobs[(round + j) % jobs.length]();
+    }
+  } finally {
+    await server.close();
+    rmSync(base, { recursive: true, force: true });
+  }
+  const added = median(sides.many.map((t, i) => t - sides.none[i]));
+  const addedUnknown = median(sides.manyUnknown.map((t, i) => t - sides.noneUnknown[i]));
+  const load = os.loadavg()[0].toFixed(1);
+  return [
+    {
+      area: "skills",
+      metric: `1,000 skills: added time to the first request, window known (median of ${FIRST_REQUEST_ROUNDS} interleaved rounds; without skills ${median(sides.none).toFixed(0)} ms; load ${load})`,
+      value: `+${added.toFixed(0)} ms`,
+      target: "≤ +100 ms",
+      ok: added <= 100,
+    },
+    {
+      area: "skills",
+      metric: "  the same for a model nobody knows (GET /models first, for the catalog's budget)",
+      value: `+${addedUnknown.toFixed(0)} ms`,
+      target: "",
+    },
+  ];
 }
 
 /** How many paths the process watches: the `inotify wd:` lines of its descriptors' fdinfo. */

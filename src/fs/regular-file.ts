@@ -131,7 +131,8 @@ export function readRegularFileSync(
         : plain
           ? path.join(folder, path.basename(file))
           : realpathSync.native(file);
-    if (folder !== undefined && !isInsideReal(target, folder)) {
+    // A plain file named directly in the folder is inside it; a link is checked.
+    if (folder !== undefined && !plain && !isInsideReal(target, folder)) {
       return {
         ok: false,
         reason: "outside",

@@ -90,7 +90,9 @@ export function buildSkillCatalog(skills: readonly Skill[], options: CatalogOpti
   if (budget === undefined || length(full) <= budget) return { text: full, ...empty };
 
   // Shorten evenly: one cap for every description, the largest that fits.
-  const cap = largestCapThatFits(visible, budget);
+  const measure = new CatalogMeasure(visible);
+  const longest = Math.max(...visible.map((s) => length(s.description)));
+  const cap = largestCapThatFits(measure, longest, budget);
   if (cap !== undefined) {
     const text = render(
       visible.map((s) => ({ ...s, cap })),
@@ -103,16 +105,15 @@ export function buildSkillCatalog(skills: readonly Skill[], options: CatalogOpti
   // Still too long at the minimum cap: keep cut descriptions for the first skills (by name),
   // list the rest by name only on one line. Every skill stays visible.
   const minimum = visible.map((s) => ({ ...s, cap: MIN_DESCRIPTION_CHARS }));
-  const renderKeeping = (keep: number) => render(minimum.slice(0, keep), listedNames(visible.slice(keep)));
   let low = 0;
   let high = visible.length - 1;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if (length(renderKeeping(mid)) <= budget) low = mid;
+    if (measure.rendered(MIN_DESCRIPTION_CHARS, mid) <= budget) low = mid;
     else high = mid - 1;
   }
   const keep = low;
-  const text = renderKeeping(keep);
+  const text = render(minimum.slice(0, keep), listedNames(visible.slice(keep)));
   return {
     text,
     listed,
@@ -138,17 +139,49 @@ function render(described: Entry[], nameOnly: string[]): string {
   return lines.join("\n");
 }
 
-function largestCapThatFits(visible: Array<Omit<Entry, "cap">>, budget: number): number | undefined {
-  const fits = (cap: number) =>
-    length(
-      render(
-        visible.map((s) => ({ ...s, cap })),
-        [],
-      ),
-    ) <= budget;
+/**
+ * The length in code points `render` would give, counted without building the text: the
+ * budget's two searches try some twenty caps and cut-offs, and at 1,000 skills building
+ * each candidate text cost more than reading the skills.
+ */
+class CatalogMeasure {
+  private readonly names: number[];
+  private readonly descriptions: number[];
+  private readonly cut = new Map<string, number>();
+
+  constructor(private readonly entries: ReadonlyArray<Omit<Entry, "cap">>) {
+    this.names = entries.map((e) => length(e.name));
+    this.descriptions = entries.map((e) => length(e.description));
+  }
+
+  /** `render(entries[0..keep) at cap, names of the rest)`. */
+  rendered(cap: number, keep = this.entries.length): number {
+    let total = length(CATALOG_HEADER);
+    for (let i = 0; i < keep; i++) total += 1 + 4 + this.names[i] + this.truncated(i, cap);
+    if (keep < this.entries.length) {
+      total += 1 + length(NAME_ONLY_PREFIX);
+      for (let i = keep; i < this.entries.length; i++) total += this.names[i] + (i > keep ? 2 : 0);
+    }
+    return total;
+  }
+
+  private truncated(i: number, cap: number): number {
+    if (this.descriptions[i] <= cap) return this.descriptions[i];
+    const key = `${i}:${cap}`;
+    let value = this.cut.get(key);
+    if (value === undefined) {
+      value = length(truncate(this.entries[i].description, cap));
+      this.cut.set(key, value);
+    }
+    return value;
+  }
+}
+
+function largestCapThatFits(measure: CatalogMeasure, longest: number, budget: number): number | undefined {
+  const fits = (cap: number) => measure.rendered(cap) <= budget;
   if (!fits(MIN_DESCRIPTION_CHARS)) return undefined;
   let low = MIN_DESCRIPTION_CHARS;
-  let high = Math.max(...visible.map((s) => length(s.description)));
+  let high = longest;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
     if (fits(mid)) low = mid;

@@ -200,8 +200,9 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
       .map((e) => childFolder(dir, real, e))
       .filter((c) => c !== undefined)
       .filter((c) => {
-        // A project's skills stay in the project: a folder link out of the root is not followed.
-        if (root.source !== "project" || isInsideFolder(c.real, rootReal)) return true;
+        // A project's skills stay in the project: a folder link out of the root is not followed
+        // (a plain folder below a folder inside the root is inside it: no check needed).
+        if (!c.link || root.source !== "project" || isInsideFolder(c.real, rootReal)) return true;
         walk.diagnostics.push(
           skillWarning("skill.outside", `skipped: it links to ${c.real}, outside ${rootReal}.`, c.dir),
         );
@@ -256,11 +257,12 @@ function isInsideFolder(child: string, folder: string): boolean {
 /** A subfolder (or a link to one) with its real path; plain folders need no realpath call. */
 function childFolder(parent: string, parentReal: string, entry: Dirent) {
   const dir = path.join(parent, entry.name);
-  if (entry.isDirectory()) return { name: entry.name, dir, real: path.join(parentReal, entry.name) };
+  if (entry.isDirectory())
+    return { name: entry.name, dir, real: path.join(parentReal, entry.name), link: false };
   if (!entry.isSymbolicLink()) return undefined;
   try {
     if (!statSync(dir).isDirectory()) return undefined;
-    return { name: entry.name, dir, real: realpathSync.native(dir) };
+    return { name: entry.name, dir, real: realpathSync.native(dir), link: true };
   } catch {
     return undefined; // a broken link
   }

@@ -93,6 +93,20 @@ describe("buildSkillCatalog", () => {
     );
   });
 
+  it("under a budget gives the text that building every candidate gives (property)", () => {
+    // Descriptions with spaces and astral characters where a cut lands, of varied lengths.
+    const description = fc
+      .array(fc.constantFrom("word", " ", "  ", "é", "😀", "x".repeat(9)), { minLength: 1, maxLength: 60 })
+      .map((parts) => parts.join("").trim() || "d");
+    fc.assert(
+      fc.property(fc.array(description, { minLength: 1, maxLength: 30 }), fc.nat(4000), (texts, budget) => {
+        const skills = texts.map((t, i) => fakeSkill(`s-${String(i).padStart(2, "0")}`, t));
+        return buildSkillCatalog(skills, { budget }).text === builtByRendering(skills, budget);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("costs at most 10 characters per skill beyond its name and description", () => {
     const skills = Array.from({ length: 50 }, (_, i) => fakeSkill(`s${i}`, `description ${i}`));
     const own = skills.reduce((sum, s) => sum + s.name.length + s.description.length, 0);
@@ -123,3 +137,41 @@ describe("resolveCatalogBudget", () => {
     for (const skill of skills) expect(catalog.text).toContain(skill.description);
   });
 });
+
+/** The catalog as the first version found it: rendering each candidate cap and cut-off whole. */
+function builtByRendering(skills: ReturnType<typeof fakeSkill>[], budget: number): string {
+  const entries = skills.map((s) => ({
+    name: s.name,
+    description: s.description.replace(/\s+/g, " ").trim(),
+  }));
+  const cut = (text: string, cap: number) =>
+    length(text) <= cap
+      ? text
+      : `${[...text]
+          .slice(0, cap - 1)
+          .join("")
+          .trimEnd()}…`;
+  const render = (keep: number, cap: number) =>
+    [
+      CATALOG_HEADER,
+      ...entries.slice(0, keep).map((e) => `- ${e.name}: ${cut(e.description, cap)}`),
+      ...(keep < entries.length
+        ? [
+            `${NAME_ONLY_PREFIX}${entries
+              .slice(keep)
+              .map((e) => e.name)
+              .join(", ")}`,
+          ]
+        : []),
+    ].join("\n");
+  const all = entries.length;
+  if (length(render(all, Number.POSITIVE_INFINITY)) <= budget) return render(all, Number.POSITIVE_INFINITY);
+  if (length(render(all, 24)) <= budget) {
+    let cap = 24;
+    while (length(render(all, cap + 1)) <= budget && cap < 10_000) cap += 1;
+    return render(all, cap);
+  }
+  let keep = 0;
+  while (keep + 1 < all && length(render(keep + 1, 24)) <= budget) keep += 1;
+  return render(keep, 24);
+}

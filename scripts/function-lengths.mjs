@@ -20,7 +20,6 @@ const ALLOWED = {
   runAgentCommand: 152,
   registerSkillsCommand: 187,
   createSessionHooks: 176,
-  createSandbox: 272,
   createSession: 167,
   setUpSkills: 317,
 };

@@ -1,17 +1,14 @@
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { isProcessAlive } from "../process/alive.js";
-import { bwrapArgs, type MountPlan } from "./bwrap.js";
 import { ALLOW_USER_NAMESPACES, type BackendProbe, findBackend, probeBackend } from "./detect.js";
 import type { DomainPolicy } from "./domains.js";
-import { BRIDGE_PORT, type NetBridge } from "./net-bridge.js";
+import type { NetBridge } from "./net-bridge.js";
 import { createNetworkGate, type NetworkAsker, type NetworkGate } from "./network.js";
 import { Placeholders } from "./placeholders.js";
 import { protectedMounts } from "./protected-mounts.js";
-import { seatbeltArgs } from "./seatbelt.js";
-import { sandboxFilter, unixSocketGap } from "./seccomp.js";
+import { SandboxFiles } from "./sandbox-files.js";
+import { unique, wrapForBubblewrap, wrapForSeatbelt } from "./sandbox-wrap.js";
+import { unixSocketGap } from "./seccomp.js";
 import type { CommandSandbox, SandboxLaunch, SandboxMode, SandboxRefusal, SandboxStatus } from "./types.js";
 
 export interface SandboxOptions {
@@ -50,6 +47,11 @@ export interface SandboxOptions {
   probe?: (found: BackendProbe) => Promise<BackendProbe>;
 }
 
+/** A backend that runs (probed) or is about to be probed. */
+type Backend = { backend: "bubblewrap" | "seatbelt"; file: string; userNamespace?: boolean };
+type LaunchOptions = { cwd: string; env: Record<string, string> };
+type Probed = Extract<BackendProbe, { ok: true }>;
+
 /**
  * The OS sandbox of one session. The backend is found and tried on first use (or `check`);
  * when it cannot start, commands run without it after one notice that says how to fix it —
@@ -57,48 +59,49 @@ export interface SandboxOptions {
  * `.git` or `.hx` may appear between commands.
  */
 export function createSandbox(options: SandboxOptions): CommandSandbox {
-  const home = options.home ?? os.homedir();
-  const tempRoot = options.tempRoot ?? os.tmpdir();
-  const wanted = options.mode === "off" ? undefined : options.mode;
-  const found: BackendProbe | undefined = wanted ? findBackend(options.platform) : undefined;
-  let probed: Promise<BackendProbe> | undefined;
-  let result: BackendProbe | undefined;
-  let noticeGiven = false;
-  let network = options.network;
-  let allowList = options.network ? undefined : options.allowList;
-  let gate: NetworkGate | undefined;
-  let allowListNoticeGiven = false;
-  let allowListProblem: string | undefined;
-  /** The allow-list's proxy and bridge, for bubblewrap (started on first need). */
-  const networkGate = (backend: { file: string; userNamespace?: boolean }): NetworkGate => {
-    gate ??= createNetworkGate({
-      policy: allowList ?? { allowedDomains: [], deniedDomains: [] },
-      ask: options.askNetwork,
-      saveAllowedDomain: options.saveAllowedDomain,
-      tempRoot,
-      bwrap: backend.file,
-      userNamespace: backend.userNamespace !== false,
-      nsenter: options.nsenter,
-    });
-    return gate;
+  const sandbox = new SessionSandbox(options);
+  return {
+    status: () => sandbox.status(),
+    check: () => sandbox.check(),
+    launch: (file, args, launchOptions) => sandbox.launch(file, args, launchOptions),
+    launchUnchecked: (file, args, launchOptions) => sandbox.launchUnchecked(file, args, launchOptions),
+    setNetwork: (next) => sandbox.setNetwork(next),
+    allowHost: (host, allow) => sandbox.allowHost(host, allow),
+    dispose: () => sandbox.dispose(),
   };
-  let tmpDir: string | undefined;
-  const placeholders = new Placeholders(path.join(tempRoot, "hx-sandbox-placeholders"));
-  /** The seccomp filters' files, by whether they refuse Unix sockets. */
-  const filterFiles = new Map<boolean, string>();
-  const removeTmp = () => {
-    if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
-    for (const file of filterFiles.values()) rmSync(file, { force: true });
-    tmpDir = undefined;
-    filterFiles.clear();
-  };
+}
 
-  const writable = (): string[] =>
-    wanted === "workspace-write" ? unique([options.workspaceRoot, ...options.writablePaths]) : [];
+class SessionSandbox {
+  private readonly home: string;
+  private readonly tempRoot: string;
+  private readonly wanted: Exclude<SandboxMode, "off"> | undefined;
+  private readonly found: BackendProbe | undefined;
+  private readonly placeholders: Placeholders;
+  private readonly files: SandboxFiles;
+  private probed: Promise<BackendProbe> | undefined;
+  private result: BackendProbe | undefined;
+  private noticeGiven = false;
+  private network: boolean;
+  private allowList: DomainPolicy | undefined;
+  private gate: NetworkGate | undefined;
+  private allowListNoticeGiven = false;
+  private allowListProblem: string | undefined;
 
-  const status = (): SandboxStatus => {
+  constructor(private readonly options: SandboxOptions) {
+    this.home = options.home ?? os.homedir();
+    this.tempRoot = options.tempRoot ?? os.tmpdir();
+    this.wanted = options.mode === "off" ? undefined : options.mode;
+    this.found = this.wanted ? findBackend(options.platform) : undefined;
+    this.network = options.network;
+    this.allowList = options.network ? undefined : options.allowList;
+    this.placeholders = new Placeholders(path.join(this.tempRoot, "hx-sandbox-placeholders"));
+    this.files = new SandboxFiles(this.tempRoot, options.arch);
+  }
+
+  status(): SandboxStatus {
+    const { wanted, found, options } = this;
     if (!wanted || !found) return { state: "off" };
-    const known = result ?? (found.ok ? undefined : found);
+    const known = this.result ?? (found.ok ? undefined : found);
     if (!known)
       return { state: "unchecked", mode: wanted, backend: (found as { backend: "bubblewrap" }).backend };
     if (!known.ok)
@@ -119,13 +122,20 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
         fix: ALLOW_USER_NAMESPACES,
         required: true,
       };
+    return this.activeStatus(wanted, known);
+  }
+
+  private activeStatus(wanted: Exclude<SandboxMode, "off">, known: Probed): SandboxStatus {
+    const { network, allowList, options } = this;
     const bubblewrap = known.backend === "bubblewrap";
     const gap = network || !bubblewrap ? undefined : unixSocketGap("linux", options.arch);
     const listState = allowList
-      ? (gate?.state() ?? { ...allowList, sessionAllowed: [], sessionDenied: [] })
+      ? (this.gate?.state() ?? { ...allowList, sessionAllowed: [], sessionDenied: [] })
       : undefined;
     const listProblem =
-      allowList && !bubblewrap ? "the network allow-list needs Linux (bubblewrap) for now" : allowListProblem;
+      allowList && !bubblewrap
+        ? "the network allow-list needs Linux (bubblewrap) for now"
+        : this.allowListProblem;
     return {
       state: "active",
       mode: wanted,
@@ -133,7 +143,7 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
       network,
       ...(listState ? { allowList: listState } : {}),
       ...(allowList && listProblem ? { allowListProblem: listProblem } : {}),
-      writable: writable(),
+      writable: this.writable(),
       ...(gap ? { unixSocketGap: gap } : {}),
       ...(bubblewrap
         ? {
@@ -143,258 +153,173 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
           }
         : {}),
     };
-  };
+  }
 
-  const check = async (): Promise<SandboxStatus> => {
+  async check(): Promise<SandboxStatus> {
+    const { wanted, found } = this;
     if (wanted && found) {
-      probed ??= (options.probe ?? probeBackend)(found).then((probe) => {
-        result = probe;
-        if (probe.ok) placeholders.sweepStale();
+      this.probed ??= (this.options.probe ?? probeBackend)(found).then((probe) => {
+        this.result = probe;
+        if (probe.ok) this.placeholders.sweepStale();
         return probe;
       });
-      await probed;
+      await this.probed;
     }
-    return status();
-  };
+    return this.status();
+  }
 
-  const ensureTmp = (): string => {
-    if (!tmpDir) {
-      // In the background: a crowded temp folder takes long to list, and nothing waits on it.
-      void removeStaleTmpDirs(tempRoot);
-      tmpDir = realpathSync(mkdtempSync(path.join(tempRoot, `${TMP_PREFIX}${process.pid}-`)));
-      process.once("exit", removeTmp);
-    }
-    return tmpDir;
-  };
-
-  /**
-   * The seccomp filter's file, beside the private /tmp (never inside it: commands could
-   * rewrite it for the next one), created afresh (`wx`: never through a planted symlink);
-   * undefined where hx has no filter for this machine (`status` says so).
-   */
-  const ensureFilter = (refuseUnixSockets: boolean): string | undefined => {
-    let file = filterFiles.get(refuseUnixSockets);
-    if (!file) {
-      const filter = sandboxFilter(options.arch, { refuseUnixSockets });
-      if (!filter) return undefined;
-      file = `${ensureTmp()}.${refuseUnixSockets ? "seccomp" : "seccomp-net"}`;
-      writeFileSync(file, filter, { mode: 0o400, flag: "wx" });
-      filterFiles.set(refuseUnixSockets, file);
-    }
-    return file;
-  };
-
-  /** `file args` wrapped for `backend`, which runs (probed) or is about to be probed. */
-  const wrap = (
-    backend: { backend: "bubblewrap" | "seatbelt"; file: string; userNamespace?: boolean },
+  async launch(
     file: string,
     args: readonly string[],
-    { cwd, env }: { cwd: string; env: Record<string, string> },
-    bridge?: NetBridge,
-  ): SandboxLaunch => {
-    const tmp = ensureTmp();
-    const caches = wanted === "workspace-write" ? (options.cachePaths ?? []) : [];
-    const protectedRoots = writable();
-    const roots = unique([...protectedRoots, ...caches]);
-    const mounts = protectedMounts(protectedRoots, home, (file) => placeholders.isStandIn(file));
-    const command = [file, ...args];
-    if (backend.backend === "seatbelt") {
-      // Seatbelt rules name paths, so a protected path that does not exist yet needs no stand-in.
-      const plan = {
-        writable: roots,
-        readOnly: unique([...mounts.existing, ...mounts.missing.map((entry) => entry.path)]),
-        pinned: mounts.pinned,
-        tmpDir: tmp,
-        network,
-      };
-      return {
-        file: backend.file,
-        args: seatbeltArgs(plan, command),
-        env: { ...env, TMPDIR: tmp },
-        sandboxed: true,
-        release: () => undefined,
-      };
-    }
-    const held = placeholders.acquire(mounts.missing);
-    const plan: MountPlan = {
-      writable: roots,
-      readOnly: unique([...mounts.existing, ...held.paths]),
-      pinned: mounts.pinned,
-      tmpDir: tmp,
-      keepVisible: visibleUnderTmp(
-        [home, options.workspaceRoot, cwd, ...tmpFoldersNamedBy([file, ...args])],
-        roots,
-      ),
-      // In the bridge's namespace already: no namespace of its own, the proxy its only way out.
-      network: network || bridge !== undefined,
-      userNamespace: backend.userNamespace !== false,
-      cwd,
+    launchOptions: LaunchOptions,
+  ): Promise<SandboxLaunch | SandboxRefusal> {
+    const current = await this.check();
+    const plain = {
+      file,
+      args: [...args],
+      env: launchOptions.env,
+      sandboxed: false,
+      release: () => undefined,
     };
-    const filter = ensureFilter(!network);
-    const inner = filter ? bwrapArgs({ ...plan, seccompFd: 3 }, command) : bwrapArgs(plan, command);
-    // bwrap reads the filter from a file descriptor: sh opens it as fd 3, then becomes bwrap.
-    const launcher = filter
-      ? ["/bin/sh", "-c", 'exec 3<"$1" && shift && exec "$@"', "hx-sandbox", filter, backend.file, ...inner]
-      : [backend.file, ...inner];
-    const [launchFile, ...launchArgs] = bridge
-      ? [bridge.nsenter, ...bridge.enterArgs, "--", ...launcher]
-      : launcher;
-    const mark = bridge ? gate?.refusedCount() : undefined;
+    if (current.state === "off" || current.state === "unchecked") return plain;
+    if (current.state === "unavailable") return this.unavailable(current, plain);
+    const backend = this.result as Backend;
+    const bridge = await this.allowListBridge(backend);
+    const listNotice = this.allowListNotice(backend, bridge);
+    const wrapped = this.wrap(backend, file, args, launchOptions, bridge);
+    const launch = listNotice ? { ...wrapped, notice: listNotice } : wrapped;
+    if (current.userNamespaceRefused === undefined || this.noticeGiven) return launch;
+    this.noticeGiven = true;
     return {
-      file: launchFile,
-      args: launchArgs,
-      env: { ...env, TMPDIR: "/tmp", ...(bridge ? proxyEnvironment(bridge.port) : {}) },
-      sandboxed: true,
-      release: held.release,
-      ...(mark !== undefined ? { refusedHosts: () => gate?.refusedSince(mark) ?? [] } : {}),
+      ...launch,
+      notice: `${current.userNamespaceRefused}; commands run in the OS sandbox without one: as your own user (root included) with no capabilities. Fix: ${ALLOW_USER_NAMESPACES}; or set "sandbox": {"required": true} to refuse commands instead.`,
     };
-  };
+  }
 
-  return {
-    status,
-    check,
-    async launch(file, args, launchOptions): Promise<SandboxLaunch | SandboxRefusal> {
-      const current = await check();
-      const plain = {
-        file,
-        args: [...args],
-        env: launchOptions.env,
-        sandboxed: false,
-        release: () => undefined,
-      };
-      if (current.state === "off" || current.state === "unchecked") return plain;
-      if (current.state === "unavailable") {
-        if (current.required) {
-          return {
-            refused: `commands are refused: settings say sandbox.required, and the OS sandbox cannot start (${current.reason}). Tell the user; the fix: ${current.fix}.`,
-          };
-        }
-        if (noticeGiven) return plain;
-        noticeGiven = true;
-        return {
-          ...plain,
-          notice: `the OS sandbox cannot start (${current.reason}); commands run with the permission check alone. Fix: ${current.fix}; or set "sandbox": {"mode": "off"} in settings to stop this warning.`,
-        };
-      }
-      const backend = result as { backend: "bubblewrap" | "seatbelt"; file: string; userNamespace?: boolean };
-      let bridge: NetBridge | undefined;
-      let listNotice: string | undefined;
-      if (allowList && backend.backend === "bubblewrap" && !allowListProblem) {
-        try {
-          bridge = await networkGate(backend).ensure();
-        } catch (error) {
-          // Fails closed: without the bridge, commands have no network at all.
-          allowListProblem = (error as Error).message;
-        }
-      }
-      if (allowList && !bridge && !allowListNoticeGiven) {
-        allowListNoticeGiven = true;
-        const why =
-          allowListProblem ??
-          (backend.backend === "bubblewrap" ? "unknown" : "it needs Linux (bubblewrap) for now");
-        listNotice = `the network allow-list cannot start (${why}); commands run without network. Fix: install what is missing, or set "sandbox": {"network": true} to open the network.`;
-      }
-      const wrapped = wrap(backend, file, args, launchOptions, bridge);
-      const launch = listNotice ? { ...wrapped, notice: listNotice } : wrapped;
-      if (current.userNamespaceRefused === undefined || noticeGiven) return launch;
-      noticeGiven = true;
+  /** The sandbox cannot start: refused when required, else run plain after one notice. */
+  private unavailable(
+    current: Extract<SandboxStatus, { state: "unavailable" }>,
+    plain: SandboxLaunch,
+  ): SandboxLaunch | SandboxRefusal {
+    if (current.required) {
       return {
-        ...launch,
-        notice: `${current.userNamespaceRefused}; commands run in the OS sandbox without one: as your own user (root included) with no capabilities. Fix: ${ALLOW_USER_NAMESPACES}; or set "sandbox": {"required": true} to refuse commands instead.`,
+        refused: `commands are refused: settings say sandbox.required, and the OS sandbox cannot start (${current.reason}). Tell the user; the fix: ${current.fix}.`,
       };
-    },
-    launchUnchecked(file, args, launchOptions): SandboxLaunch | undefined {
-      const backend = result ?? found;
-      if (!wanted || !backend?.ok) return undefined;
-      return wrap(backend, file, args, launchOptions);
-    },
-    setNetwork(next) {
-      network = next === true;
-      allowList = typeof next === "object" ? next : undefined;
-      if (allowList) gate?.setPolicy(allowList);
-    },
-    allowHost(host, allow) {
-      if (!allowList) return;
-      const target =
-        gate ?? (result?.ok && result.backend === "bubblewrap" ? networkGate(result) : undefined);
-      if (!target) return;
-      if (allow) target.allowForSession(host);
-      else target.denyForSession(host);
-    },
-    dispose() {
-      gate?.close();
-      removeTmp();
-      process.off("exit", removeTmp);
-    },
-  };
-}
-
-const TMP_PREFIX = "hx-sandbox-";
-
-/**
- * Private temp dirs of hx processes that are gone (killed by a signal before they could clean
- * up), removed off the main thread; never rejects.
- */
-async function removeStaleTmpDirs(tempRoot: string): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(tempRoot);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const match = name.startsWith(TMP_PREFIX) ? /^(\d+)-/.exec(name.slice(TMP_PREFIX.length)) : null;
-    if (!match || isProcessAlive(Number(match[1]))) continue;
-    await rm(path.join(tempRoot, name), { recursive: true, force: true }).catch(() => {});
-  }
-}
-
-/**
- * The folders under /tmp that a command names by absolute path (an MCP server's script in a
- * checkout under /tmp, with its node_modules beside it): the top folder below /tmp of each
- * one, so the private /tmp does not hide what the command was told to run.
- */
-function tmpFoldersNamedBy(words: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const word of words) {
-    if (!word.startsWith("/tmp/")) continue;
-    const top = word.split("/").slice(0, 3).join("/");
-    if (top !== "/tmp/" && existsSync(top)) out.push(top);
-  }
-  return out;
-}
-
-/** Real folders under /tmp (hidden by the private /tmp) that are not writable roots but must stay readable. */
-function visibleUnderTmp(candidates: string[], roots: string[]): string[] {
-  const out: string[] = [];
-  for (const candidate of candidates) {
-    let real: string;
-    try {
-      real = realpathSync(candidate);
-    } catch {
-      continue;
     }
-    if (!real.startsWith("/tmp/") || roots.some((root) => real === root || real.startsWith(`${root}/`)))
-      continue;
-    if (!out.includes(real)) out.push(real);
+    if (this.noticeGiven) return plain;
+    this.noticeGiven = true;
+    return {
+      ...plain,
+      notice: `the OS sandbox cannot start (${current.reason}); commands run with the permission check alone. Fix: ${current.fix}; or set "sandbox": {"mode": "off"} in settings to stop this warning.`,
+    };
   }
-  return out;
-}
 
-/** What tells commands to use the proxy (most tools read one spelling or the other). */
-function proxyEnvironment(port: number = BRIDGE_PORT): Record<string, string> {
-  const url = `http://127.0.0.1:${port}`;
-  const noProxy = "localhost,127.0.0.1,::1";
-  return {
-    HTTP_PROXY: url,
-    HTTPS_PROXY: url,
-    http_proxy: url,
-    https_proxy: url,
-    NO_PROXY: noProxy,
-    no_proxy: noProxy,
-  };
-}
+  /** The allow-list's bridge (started on first need); fails closed: without it, no network. */
+  private async allowListBridge(backend: Backend): Promise<NetBridge | undefined> {
+    if (!this.allowList || backend.backend !== "bubblewrap" || this.allowListProblem) return undefined;
+    try {
+      return await this.networkGate(backend).ensure();
+    } catch (error) {
+      this.allowListProblem = (error as Error).message;
+      return undefined;
+    }
+  }
 
-function unique(paths: string[]): string[] {
-  return [...new Set(paths)];
+  /** Once: the allow-list could not start, so commands run without network. */
+  private allowListNotice(backend: Backend, bridge: NetBridge | undefined): string | undefined {
+    if (!this.allowList || bridge || this.allowListNoticeGiven) return undefined;
+    this.allowListNoticeGiven = true;
+    const why =
+      this.allowListProblem ??
+      (backend.backend === "bubblewrap" ? "unknown" : "it needs Linux (bubblewrap) for now");
+    return `the network allow-list cannot start (${why}); commands run without network. Fix: install what is missing, or set "sandbox": {"network": true} to open the network.`;
+  }
+
+  launchUnchecked(
+    file: string,
+    args: readonly string[],
+    launchOptions: LaunchOptions,
+  ): SandboxLaunch | undefined {
+    const backend = this.result ?? this.found;
+    if (!this.wanted || !backend?.ok) return undefined;
+    return this.wrap(backend, file, args, launchOptions);
+  }
+
+  setNetwork(next: boolean | DomainPolicy): void {
+    this.network = next === true;
+    this.allowList = typeof next === "object" ? next : undefined;
+    if (this.allowList) this.gate?.setPolicy(this.allowList);
+  }
+
+  allowHost(host: string, allow: boolean): void {
+    if (!this.allowList) return;
+    const { result } = this;
+    const target =
+      this.gate ?? (result?.ok && result.backend === "bubblewrap" ? this.networkGate(result) : undefined);
+    if (!target) return;
+    if (allow) target.allowForSession(host);
+    else target.denyForSession(host);
+  }
+
+  dispose(): void {
+    this.gate?.close();
+    this.files.dispose();
+  }
+
+  /** The allow-list's proxy and bridge, for bubblewrap (started on first need). */
+  private networkGate(backend: { file: string; userNamespace?: boolean }): NetworkGate {
+    const { options } = this;
+    this.gate ??= createNetworkGate({
+      policy: this.allowList ?? { allowedDomains: [], deniedDomains: [] },
+      ask: options.askNetwork,
+      saveAllowedDomain: options.saveAllowedDomain,
+      tempRoot: this.tempRoot,
+      bwrap: backend.file,
+      userNamespace: backend.userNamespace !== false,
+      nsenter: options.nsenter,
+    });
+    return this.gate;
+  }
+
+  private writable(): string[] {
+    return this.wanted === "workspace-write"
+      ? unique([this.options.workspaceRoot, ...this.options.writablePaths])
+      : [];
+  }
+
+  /** `file args` wrapped for `backend`, which runs (probed) or is about to be probed. */
+  private wrap(
+    backend: Backend,
+    file: string,
+    args: readonly string[],
+    { cwd, env }: LaunchOptions,
+    bridge?: NetBridge,
+  ): SandboxLaunch {
+    const { options } = this;
+    const tmpDir = this.files.tmp();
+    const caches = this.wanted === "workspace-write" ? (options.cachePaths ?? []) : [];
+    const protectedRoots = this.writable();
+    const request = {
+      program: backend.file,
+      command: [file, ...args],
+      cwd,
+      env,
+      roots: unique([...protectedRoots, ...caches]),
+      mounts: protectedMounts(protectedRoots, this.home, (f) => this.placeholders.isStandIn(f)),
+      tmpDir,
+      network: this.network,
+    };
+    if (backend.backend === "seatbelt") return wrapForSeatbelt(request);
+    const gate = this.gate;
+    const mark = bridge ? gate?.refusedCount() : undefined;
+    return wrapForBubblewrap({
+      ...request,
+      placeholders: this.placeholders,
+      visible: [this.home, options.workspaceRoot, cwd],
+      userNamespace: backend.userNamespace !== false,
+      filter: this.files.filter(!this.network),
+      bridge,
+      ...(mark !== undefined ? { refusedSince: () => gate?.refusedSince(mark) ?? [] } : {}),
+    });
+  }
 }

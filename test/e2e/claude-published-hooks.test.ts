@@ -11,9 +11,11 @@ import {
   BLOCK_NO_VERIFY_BIN,
   CLAUDE_CODE_PLUGINS,
   DEV_ENV_SETUP,
+  HAS_MAKE,
   HAS_PYTHON,
   PRETTIER_BIN,
   pluginHooks,
+  QUALITY_GATE,
   SELFISH,
   SENSITIVE_CANARY,
   versionOf,
@@ -291,5 +293,46 @@ describe("settings files from real Claude Code projects, copied as they are into
     expect(run.code).toBe(0);
     expect(toolResultsOf(h.server.requests[1])[0]).toMatch(/matches the deny rule Read\(\.\/\.env\)/);
     expect(allRequests()).not.toContain("sk-live-do-not-leak");
+  });
+});
+
+describe("a JSON-deciding Stop loop: cc-dev-template's quality gate (decision: block until make build passes)", () => {
+  /** The project as the package's project-setup skill sets it up: its template in .claude/hooks, its Stop hook. */
+  function qualityGateProject(): void {
+    copyToClaude(QUALITY_GATE, path.join("hooks", "quality-gate.cjs"));
+    writeFileSync(
+      path.join(h.work, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "node .claude/hooks/quality-gate.cjs" }] }] },
+      }),
+    );
+    writeFileSync(
+      path.join(h.work, "Makefile"),
+      'build:\n\t@test -f fixed.txt || { echo "src/app.c:3:1: error: expected fixed.txt"; exit 1; }\n',
+    );
+  }
+
+  it.skipIf(!HAS_MAKE)("sends the build errors back to the model until the build passes", async () => {
+    qualityGateProject();
+    h.server.reply().text("done");
+    h.server.reply().tool("write_file", { path: "fixed.txt", content: "ok\n" });
+    h.server.reply().text("fixed");
+    const run = await h.agent("build it", bypass);
+    expect(run.stdout).toBe("fixed\n");
+    expect(h.server.requests).toHaveLength(3);
+    expect(messagesOf(h.server.requests[1]).at(-1).content).toMatch(
+      /^Build failed \(attempt 1\/3\):\n {2}src\/app\.c:3:1: error: expected fixed\.txt\n/,
+    );
+    // Its `decision: "approve"` let the run end, and it cleared its retry count.
+    expect(existsSync(path.join(h.work, ".claude", "hooks", ".quality-gate-retries"))).toBe(false);
+  });
+
+  it.skipIf(!HAS_MAKE)("gives up after its own 3 attempts", async () => {
+    qualityGateProject();
+    for (let i = 1; i <= 4; i++) h.server.reply().text(`done ${i}`);
+    const run = await h.agent("build it", bypass);
+    expect(h.server.requests).toHaveLength(4);
+    expect(run.stdout).toBe("done 4\n");
+    expect(messagesOf(h.server.requests[3]).at(-1).content).toContain("Max retries reached.");
   });
 });

@@ -8,6 +8,8 @@
 //   `--experimental-strip-types`; the built JavaScript needs nothing newer).
 // - block-no-verify (tupe12334, MIT): a Bash validator, exit 2 on `git commit --no-verify`.
 // - claude-code-plugins (beyondkmp, MIT): settings files and hook scripts to copy into `.claude/`.
+// - cc-dev-template (MIT): its project-setup skill's Stop hook template, `quality-gate.cjs`
+//   (`decision: block` with the errors until `make build` passes, 3 attempts).
 // - claude-dev-environment-setup (Chaning Jang, MIT): ships its own project's
 //   `.claude/settings.local.json`.
 import { spawnSync } from "node:child_process";
@@ -23,6 +25,14 @@ export const SENSITIVE_CANARY = packageDir("@coo-quack/sensitive-canary");
 export const BLOCK_NO_VERIFY_BIN = path.join(packageDir("block-no-verify"), "dist", "cli.js");
 export const CLAUDE_CODE_PLUGINS = path.join(packageDir("claude-code-plugins"), "plugins");
 export const DEV_ENV_SETUP = packageDir("claude-dev-environment-setup");
+export const QUALITY_GATE = path.join(
+  packageDir("cc-dev-template"),
+  "src",
+  "skills",
+  "project-setup",
+  "templates",
+  "quality-gate.cjs",
+);
 export const PRETTIER_BIN = path.join(NODE_MODULES, "prettier", "bin", "prettier.cjs");
 
 /** A devDependency's version, as installed. */
@@ -63,5 +73,12 @@ export function pluginHooks(pluginRoot: string, event: string, script: string): 
 export const HAS_PYTHON: boolean = (() => {
   const found = spawnSync("python3", ["--version"], { stdio: "ignore" }).status === 0;
   if (!found) console.warn("skipped: the Python Claude Code guards need python3 (apt-get install python3)");
+  return found;
+})();
+
+/** Whether `make` is installed: cc-dev-template's quality gate runs `make build`. */
+export const HAS_MAKE: boolean = (() => {
+  const found = spawnSync("make", ["--version"], { stdio: "ignore" }).status === 0;
+  if (!found) console.warn("skipped: the quality-gate Stop hook test needs make (apt-get install make)");
   return found;
 })();

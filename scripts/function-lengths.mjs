@@ -16,7 +16,6 @@ const MAX_LINES = 150;
  * @type {Record<string, number>}
  */
 const ALLOWED = {
-  serveAcp: 254,
   runAgentCommand: 152,
   registerSkillsCommand: 187,
   createSessionHooks: 176,

@@ -17,7 +17,6 @@ const MAX_LINES = 150;
  */
 const ALLOWED = {
   runAgentCommand: 152,
-  registerSkillsCommand: 187,
   createSessionHooks: 176,
   createSession: 167,
   setUpSkills: 317,

@@ -10,8 +10,36 @@ export type { SkillsCommandDeps } from "./skills-actions.js";
 /** The command definitions stay light; their work is imported when one runs (fast `hx --help`). */
 const load = () => import("./skills-actions.js");
 
+/** What every `hx skills` subcommand uses: where to print, the folder to look from, discovery. */
+interface SkillsCli {
+  deps: SkillsCommandDeps;
+  io: Io;
+  cwdOf(command: Command): string;
+  context(
+    command: Command,
+    options?: { mcp?: boolean },
+  ): ReturnType<Awaited<ReturnType<typeof load>>["discoverAll"]>;
+}
+
 /** Adds `hx skills list|show|validate|eval|add|update|remove|stats|new`. */
 export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps = {}): Command {
+  const cli = skillsCli(deps);
+  const skills = program
+    .command("skills")
+    .description("list, show, validate, measure, install and scaffold Agent Skills");
+  addListCommand(skills, cli);
+  addShowCommand(skills, cli);
+  addValidateCommand(skills, cli);
+  addEvalCommand(skills, cli);
+  addAddCommand(skills, cli);
+  addUpdateCommand(skills, cli);
+  addRemoveCommand(skills, cli);
+  addStatsCommand(skills, cli);
+  addNewCommand(skills, cli);
+  return skills;
+}
+
+function skillsCli(deps: SkillsCommandDeps): SkillsCli {
   const io: Io = {
     // On a terminal, text from skill files (names, descriptions, bodies, paths) cannot drive it.
     out:
@@ -35,11 +63,10 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     const { discoverAll } = await load();
     return discoverAll(cwdOf(command), { homeDir: deps.homeDir, provider, model, contextWindow, ...options });
   };
+  return { deps, io, cwdOf, context };
+}
 
-  const skills = program
-    .command("skills")
-    .description("list, show, validate, measure, install and scaffold Agent Skills");
-
+function addListCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("list")
     .description("the skills hx finds here, in catalog order, with where each comes from")
@@ -50,14 +77,16 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("--context-window <tokens>", "size the catalog budget for this context window")
     .option("--mcp", "also start the configured MCP servers and list the skills they offer")
     .action(async (options: { json?: boolean; mcp?: boolean }, command: Command) => {
-      const { discovery, catalog } = await context(command, { mcp: options.mcp === true });
+      const { discovery, catalog } = await cli.context(command, { mcp: options.mcp === true });
       const { listSkills, installedSkills } = await load();
-      const installed = installedSkills(cwdOf(command), deps.homeDir, (line) =>
-        io.err(`hx: warning: ${line}\n`),
+      const installed = installedSkills(cli.cwdOf(command), cli.deps.homeDir, (line) =>
+        cli.io.err(`hx: warning: ${line}\n`),
       );
-      io.exit(listSkills(discovery, catalog, options.json === true, io, installed));
+      cli.io.exit(listSkills(discovery, catalog, options.json === true, cli.io, installed));
     });
+}
 
+function addShowCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("show")
     .description("a skill's instructions and files")
@@ -65,9 +94,11 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("-C, --cwd <dir>", "look from DIR instead of the current folder")
     .action(async (name: string, _options: unknown, command: Command) => {
       const { showSkill } = await load();
-      io.exit(showSkill((await context(command)).discovery.skills, name, io));
+      cli.io.exit(showSkill((await cli.context(command)).discovery.skills, name, cli.io));
     });
+}
 
+function addValidateCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("validate")
     .description("check skills against the Agent Skills rules (default: every skill hx finds)")
@@ -79,15 +110,17 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     )
     .option("-C, --cwd <dir>", "look from DIR instead of the current folder")
     .action(async (paths: string[], options: { json?: boolean; strict?: boolean }, command: Command) => {
-      const cwd = cwdOf(command);
+      const cwd = cli.cwdOf(command);
       const { expandValidationTargets, validateSkills } = await load();
       const targets =
         paths.length > 0
           ? expandValidationTargets(paths.map((p) => path.resolve(cwd, p)))
-          : (await context(command)).discovery.skills.map((s) => s.file);
-      io.exit(validateSkills(targets, options, io));
+          : (await cli.context(command)).discovery.skills.map((s) => s.file);
+      cli.io.exit(validateSkills(targets, options, cli.io));
     });
+}
 
+function addEvalCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("eval")
     .description(
@@ -124,9 +157,11 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .action(async (names: string[], _options: unknown, command: Command) => {
       const { runSkillsEval } = await import("./skills-eval.js");
       const flags = command.optsWithGlobals() as EvalFlags;
-      io.exit(await runSkillsEval(names, { ...flags, cwd: cwdOf(command) }, io));
+      cli.io.exit(await runSkillsEval(names, { ...flags, cwd: cli.cwdOf(command) }, cli.io));
     });
+}
 
+function addAddCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("add")
     .description(
@@ -145,10 +180,14 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
         command: Command,
       ) => {
         const { runAdd } = await import("./skills-install.js");
-        io.exit(await runAdd(source, { ...options, cwd: cwdOf(command), homeDir: deps.homeDir }, io));
+        cli.io.exit(
+          await runAdd(source, { ...options, cwd: cli.cwdOf(command), homeDir: cli.deps.homeDir }, cli.io),
+        );
       },
     );
+}
 
+function addUpdateCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("update")
     .description("fetch installed skills again and replace those that changed upstream")
@@ -161,9 +200,13 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("-C, --cwd <dir>", "the project (default: the current folder)")
     .action(async (names: string[], options: { force?: boolean; global?: boolean }, command: Command) => {
       const { runUpdate } = await import("./skills-install.js");
-      io.exit(await runUpdate(names, { ...options, cwd: cwdOf(command), homeDir: deps.homeDir }, io));
+      cli.io.exit(
+        await runUpdate(names, { ...options, cwd: cli.cwdOf(command), homeDir: cli.deps.homeDir }, cli.io),
+      );
     });
+}
 
+function addRemoveCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("remove")
     .description("delete an installed skill and its lock entry")
@@ -172,9 +215,13 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("-C, --cwd <dir>", "the project (default: the current folder)")
     .action(async (name: string, options: { global?: boolean }, command: Command) => {
       const { runRemove } = await import("./skills-install.js");
-      io.exit(await runRemove(name, { ...options, cwd: cwdOf(command), homeDir: deps.homeDir }, io));
+      cli.io.exit(
+        await runRemove(name, { ...options, cwd: cli.cwdOf(command), homeDir: cli.deps.homeDir }, cli.io),
+      );
     });
+}
 
+function addStatsCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("stats")
     .description("how often each skill was loaded in this project's saved sessions, and what it cost")
@@ -182,10 +229,12 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("-C, --cwd <dir>", "the project (default: the current folder)")
     .action(async (options: { json?: boolean }, command: Command) => {
       const { runSkillsStats } = await import("./skills-stats.js");
-      const { discovery } = await context(command);
-      io.exit(runSkillsStats(cwdOf(command), discovery.skills, options.json === true, io));
+      const { discovery } = await cli.context(command);
+      cli.io.exit(runSkillsStats(cli.cwdOf(command), discovery.skills, options.json === true, cli.io));
     });
+}
 
+function addNewCommand(skills: Command, cli: SkillsCli): void {
   skills
     .command("new")
     .description("create .agents/skills/NAME/SKILL.md with a valid scaffold")
@@ -193,8 +242,6 @@ export function registerSkillsCommand(program: Command, deps: SkillsCommandDeps 
     .option("-C, --cwd <dir>", "create it under DIR instead of the project root")
     .action(async (name: string, _options: unknown, command: Command) => {
       const { findProjectRoot, newSkill } = await load();
-      io.exit(newSkill(findProjectRoot(cwdOf(command)), name, io));
+      cli.io.exit(newSkill(findProjectRoot(cli.cwdOf(command)), name, cli.io));
     });
-
-  return skills;
 }

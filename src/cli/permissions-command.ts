@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { PermissionCheck, RuleTarget } from "../permissions/index.js";
+import type { DecisionBand, PermissionCheck, RuleTarget } from "../permissions/index.js";
 import type { Tool } from "../tools/tool.js";
 import type { Workspace } from "../tools/workspace.js";
 
@@ -127,7 +127,13 @@ async function runPermissionsCheck(call: string[], options: CheckOptions): Promi
   const target = tool
     ? toolTarget(tool, subject, workspace)
     : { tool: COMMAND_TOOL, effect: "execute" as const, subject, root };
-  return printCheck(await checker.check(target), mode, options.json === true, permissionsModule.describeCall);
+  return printCheck(
+    await checker.check(target),
+    mode,
+    options.json === true,
+    permissionsModule.describeCall,
+    permissionsModule.describeBand,
+  );
 }
 
 /** A tool call on `subject`: every tool's ruleSubject reads its own argument from the same text. */
@@ -150,6 +156,7 @@ function describeCheck(check: PermissionCheck, mode: string) {
     mode,
     rule: decision.rule?.text,
     reason: decision.reason,
+    band: decision.band,
     ...(decision.action === "ask" ? { cause: decision.cause } : {}),
     ...(decision.action !== "allow" && decision.notReadOnly ? { notReadOnly: decision.notReadOnly } : {}),
     ...(line
@@ -164,6 +171,7 @@ function printCheck(
   mode: string,
   json: boolean,
   describeCall: (target: RuleTarget) => string,
+  describeBand: (band: DecisionBand) => string,
 ): number {
   const result = describeCheck(check, mode);
   if (json) {
@@ -171,7 +179,9 @@ function printCheck(
     return 0;
   }
   const why = result.rule ? `rule ${result.rule}` : (result.reason ?? `${mode} mode`);
-  process.stdout.write(`${result.decision}: ${describeCall(check.target)}\n  ${why}\n`);
+  process.stdout.write(
+    `${result.decision}: ${describeCall(check.target)}\n  ${why}\n  decided by: ${describeBand(result.band)}\n`,
+  );
   if (result.notReadOnly)
     process.stdout.write(
       `  not read-only: \`${result.notReadOnly.word}\` in \`${result.notReadOnly.command}\`: ${result.notReadOnly.reason}\n`,

@@ -4,7 +4,8 @@ import { isInside, realPathOf } from "../tools/workspace.js";
 import { type BashParser, createBashParserLoader } from "./bash-parser.js";
 import { type CommandLine, readCommandLine } from "./command-line.js";
 import {
-  decidePermission,
+  decideCall,
+  type HookVerdict,
   type PermissionDecision,
   type PermissionPolicy,
   READ_RULE_TOOL,
@@ -14,7 +15,7 @@ import type { PermissionMode } from "./modes.js";
 import { isReadOnlyName, readOnlyCall } from "./read-only-commands.js";
 import { RuleSet } from "./rule-set.js";
 import { type PermissionRules, parseRule, type RuleTarget } from "./rules.js";
-import { applyScopedRules, type ScopedPermissionRules } from "./scoped-rules.js";
+import type { ScopedPermissionRules } from "./scoped-rules.js";
 import { sourceText } from "./shell-words.js";
 
 export interface PermissionCheckerOptions {
@@ -73,7 +74,8 @@ export class PermissionChecker {
     return typeof this.options.mode === "function" ? this.options.mode() : this.options.mode;
   }
 
-  async check(target: RuleTarget): Promise<PermissionCheck> {
+  /** Decides a call with every input (decide.ts): the rules, the mode, the skills' rules, `hook`. */
+  async check(target: RuleTarget, inputs: { hook?: HookVerdict } = {}): Promise<PermissionCheck> {
     let line: CommandLine | undefined;
     if (target.effect === "execute" && target.subject !== undefined) {
       try {
@@ -88,17 +90,13 @@ export class PermissionChecker {
         line = undefined;
       }
     }
-    const rooted = { ...target, root: this.options.root };
-    let decision = decidePermission(rooted, this.policy(), line);
-    const scoped = this.options.scopedRules?.();
-    if (scoped)
-      decision = applyScopedRules(decision, scoped, target, ({ allow, deny }) =>
-        decidePermission(
-          rooted,
-          { ...this.policy(), mode: "default", allow, ask: new RuleSet(), deny },
-          line,
-        ),
-      );
+    const decision = decideCall({
+      target: { ...target, root: this.options.root },
+      policy: this.policy(),
+      line,
+      scoped: this.options.scopedRules?.(),
+      hook: inputs.hook,
+    });
     return {
       target,
       decision,

@@ -2,14 +2,16 @@ import os from "node:os";
 import path from "node:path";
 import { expandBraces } from "../fs/brace-expansion.js";
 import { isInside, realPathOf } from "../tools/workspace.js";
+import { bandRank, type DecisionBand } from "./bands.js";
 import { findBlockedCommand } from "./block-list.js";
 import type { CommandLine, CommandView, ViewWord } from "./command-line.js";
 import { changesTheWorld, modeVerdict, type PermissionMode } from "./modes.js";
 import { programOption } from "./program-options.js";
 import { isProtectedPath } from "./protected-paths.js";
 import { type NotReadOnly, readOnlyVerdict } from "./read-only-commands.js";
-import { normalizePath, type RuleSet } from "./rule-set.js";
-import type { PermissionRule, RuleTarget } from "./rules.js";
+import { normalizePath, RuleSet } from "./rule-set.js";
+import { type PermissionRule, parseRule, type RuleTarget } from "./rules.js";
+import type { ScopedPermissionRules } from "./scoped-rules.js";
 import { resolveShellPath, type ShellCommand } from "./shell-syntax.js";
 import { hasGlob, sourceText } from "./shell-words.js";
 
@@ -29,16 +31,43 @@ interface NotReadOnlyCommand {
   reason: string;
 }
 
+/** One decision, with the band that made it (bands.ts) and the rule, when a rule did. */
 export type PermissionDecision =
-  | { action: "allow"; rule?: PermissionRule; reason?: string }
+  | { action: "allow"; band: DecisionBand; rule?: PermissionRule; reason?: string }
   | {
       action: "ask";
+      band: DecisionBand;
       reason: string;
       cause: AskCause;
       rule?: PermissionRule;
       notReadOnly?: NotReadOnlyCommand;
     }
-  | { action: "deny"; reason: string; rule?: PermissionRule; notReadOnly?: NotReadOnlyCommand };
+  | {
+      action: "deny";
+      band: DecisionBand;
+      reason: string;
+      rule?: PermissionRule;
+      notReadOnly?: NotReadOnlyCommand;
+    };
+
+/** What PreToolUse hooks said about a call (`permissionDecision`), with their reason. */
+export interface HookVerdict {
+  decision: "allow" | "ask" | "deny";
+  reason?: string;
+}
+
+/** Every input of one decision, as data. */
+export interface DecisionInputs {
+  target: RuleTarget;
+  /** The mode, the rules of every settings file (and "always" answers), the read-only switch. */
+  policy: PermissionPolicy;
+  /** The command line as the bash parser read it (execute tools); absent: the parser failed. */
+  line?: CommandLine;
+  /** Rules an active skill holds for a while (allowed-tools, disallowed-tools). */
+  scoped?: ScopedPermissionRules;
+  /** What PreToolUse hooks said. */
+  hook?: HookVerdict;
+}
 
 /** Everything a decision depends on besides the call. */
 export interface PermissionPolicy {
@@ -68,28 +97,128 @@ export const READ_RULE_TOOL = "read_file";
 export const WRITE_RULE_TOOL = "write_file";
 
 /**
- * The permission policy for one call, in order:
- * 1. the block list and commands computed at run time (commands only) — nothing unlocks them;
- * 2. deny rules (for commands: on every command the line runs, and `read_file` deny rules on
- *    the paths it names);
- * 3. plan mode refuses anything that writes or runs (read-only commands excepted);
- * 4. writes to protected paths, and command lines hx cannot read, are asked in every mode;
- * 5. bypassPermissions allows the rest;
- * 6. ask rules, then allow rules (and the read-only commands);
- * 7. otherwise the mode decides by the tool's effect.
+ * The one decision procedure: every input goes down the bands of bands.ts, highest first,
+ * and the first band that has something to say decides. The loop's permission extension and
+ * `hx permissions check` both call it (through PermissionChecker), so "why was this
+ * allowed?" has one answer: the decision's `band`, and its `rule` when a rule decided.
  *
  * `line` is the command line read by the bash parser (execute tools); a command without it
  * is never allowed by a rule.
  */
+export function decideCall(inputs: DecisionInputs): PermissionDecision {
+  const { target, policy, line, scoped, hook } = inputs;
+  const label = describeCall(target);
+  if (hook?.decision === "deny")
+    return {
+      action: "deny",
+      band: "hook-deny",
+      reason: `a PreToolUse hook refused ${label}${hook.reason ? ` (${hook.reason})` : ""}`,
+    };
+  const byRules = decideByRules(target, policy, line);
+  if (byRules.action === "deny" && bandRank(byRules.band) < bandRank("skill-deny")) return byRules;
+  const skillDenied = scoped ? skillDenial(target, policy, line, scoped.deny) : undefined;
+  if (skillDenied) return skillDenied;
+  let decision = byRules;
+  // A skill's allowed-tools and a hook's allow answer only the question the mode would ask.
+  if (decision.action === "ask" && decision.band === "mode") {
+    const hookAllows: PermissionDecision | undefined =
+      hook?.decision === "allow"
+        ? {
+            action: "allow",
+            band: "hook-allow",
+            reason: `a PreToolUse hook allowed ${label}${hook.reason ? ` (${hook.reason})` : ""}`,
+          }
+        : undefined;
+    decision = (scoped && skillAllowance(target, policy, line, scoped.allow)) ?? hookAllows ?? decision;
+  }
+  if (decision.action === "allow" && hook?.decision === "ask")
+    return {
+      action: "ask",
+      band: "hook-ask",
+      cause: "hook",
+      reason: `a PreToolUse hook asks to confirm ${label}${hook.reason ? ` (${hook.reason})` : ""}`,
+    };
+  return decision;
+}
+
+/** The decision from the rules, the mode and the command alone (no skill, no hook). */
 export function decidePermission(
   target: RuleTarget,
   policy: PermissionPolicy,
   line?: CommandLine,
 ): PermissionDecision {
+  return decideCall({ target, policy, line });
+}
+
+/** The bands the rules, the mode and the command line decide (all but skills and hooks). */
+function decideByRules(
+  target: RuleTarget,
+  policy: PermissionPolicy,
+  line: CommandLine | undefined,
+): PermissionDecision {
   if (target.effect === "execute" && target.subject !== undefined) {
     return decideCommand(target, policy, line);
   }
   return decideOther(target, policy);
+}
+
+/** The `skill-deny` band: an active skill's disallowed-tools, judged as deny rules. */
+function skillDenial(
+  target: RuleTarget,
+  policy: PermissionPolicy,
+  line: CommandLine | undefined,
+  held: ScopedPermissionRules["deny"],
+): PermissionDecision | undefined {
+  const empty = new RuleSet();
+  for (const { rule, source } of held) {
+    const rules = ruleSetOf(rule);
+    if (!rules) continue; // a malformed rule refuses nothing
+    const verdict = decideByRules(
+      target,
+      { ...policy, mode: "default", allow: empty, ask: empty, deny: rules },
+      line,
+    );
+    if (verdict.action === "deny" && verdict.band === "deny-rule" && verdict.rule)
+      return {
+        action: "deny",
+        band: "skill-deny",
+        rule: verdict.rule,
+        reason: `${describeCall(target)} is refused while ${source} is active (its disallowed-tools lists ${rule}). Do it another way, or finish that task first.`,
+      };
+  }
+  return undefined;
+}
+
+/** The `skill-allow` band: an active skill's allowed-tools, judged as allow rules in default mode. */
+function skillAllowance(
+  target: RuleTarget,
+  policy: PermissionPolicy,
+  line: CommandLine | undefined,
+  held: ScopedPermissionRules["allow"],
+): PermissionDecision | undefined {
+  const empty = new RuleSet();
+  for (const { rule, source } of held) {
+    const rules = ruleSetOf(rule);
+    if (!rules) continue; // a malformed rule grants nothing
+    const verdict = decideByRules(
+      target,
+      { ...policy, mode: "default", allow: rules, ask: empty, deny: empty },
+      line,
+    );
+    if (verdict.action === "allow" && verdict.rule)
+      return {
+        action: "allow",
+        band: "skill-allow",
+        rule: verdict.rule,
+        reason: `allowed while ${source} is active`,
+      };
+  }
+  return undefined;
+}
+
+function ruleSetOf(text: string): RuleSet | undefined {
+  const parsed = parseRule(text);
+  return "error" in parsed ? undefined : new RuleSet([parsed]);
 }
 
 function decideOther(target: RuleTarget, policy: PermissionPolicy): PermissionDecision {
@@ -106,6 +235,7 @@ function decideOther(target: RuleTarget, policy: PermissionPolicy): PermissionDe
   if (denied)
     return {
       action: "deny",
+      band: "deny-rule",
       reason: `${label} matches the deny rule ${denied.text} in your settings.`,
       rule: denied,
     };
@@ -116,29 +246,32 @@ function decideOther(target: RuleTarget, policy: PermissionPolicy): PermissionDe
     if (isProtectedPath(absolute, policy.root, policy.home ?? os.homedir())) {
       return {
         action: "ask",
+        band: "protected",
         cause: "protected",
         reason: protectedReason(label, displayPath(absolute, policy.root)),
       };
     }
   }
-  if (mode === "bypassPermissions") return { action: "allow" };
+  if (mode === "bypassPermissions") return { action: "allow", band: "bypass" };
 
   const asked = match(policy.ask);
   if (asked)
     return {
       action: "ask",
+      band: "ask-rule",
       cause: "rule",
       reason: `${label} matches the ask rule ${asked.text}`,
       rule: asked,
     };
   const allowed = match(policy.allow);
-  if (allowed) return { action: "allow", rule: allowed };
+  if (allowed) return { action: "allow", band: "allow-rule", rule: allowed };
 
   const verdict = modeVerdict(mode, target.effect);
-  if (verdict === "allow") return { action: "allow" };
-  if (verdict === "deny") return { action: "deny", reason: `${label} is not allowed in ${mode} mode.` };
+  if (verdict === "allow") return { action: "allow", band: "mode" };
+  if (verdict === "deny")
+    return { action: "deny", band: "mode", reason: `${label} is not allowed in ${mode} mode.` };
   const what = target.effect === "write" ? "changes files" : "runs a command";
-  return { action: "ask", cause: "unruled", reason: `${label} ${what} and no rule allows it` };
+  return { action: "ask", band: "mode", cause: "unruled", reason: `${label} ${what} and no rule allows it` };
 }
 
 function decideCommand(
@@ -151,6 +284,7 @@ function decideCommand(
     if (policy.mode === "plan") return planDenial(label, false);
     return {
       action: "ask",
+      band: "unreadable",
       cause: "unclear",
       reason: `${label} could not be checked (the bash parser is not available)`,
     };
@@ -160,12 +294,14 @@ function decideCommand(
   if (blocked) {
     return {
       action: "deny",
+      band: "block-list",
       reason: `${label} is on hx's block list of destructive commands (${blocked}); no mode or rule allows it.`,
     };
   }
   if (line.computed) {
     return {
       action: "deny",
+      band: "block-list",
       reason: `${label} is refused because ${line.computed}: hx cannot tell what it would run, so it counts as matching every deny rule and the block list, in every mode. Write the command out with literal words.`,
     };
   }
@@ -173,6 +309,7 @@ function decideCommand(
   if (denied) {
     return {
       action: "deny",
+      band: "deny-rule",
       reason: `${label} matches the deny rule ${denied.rule.text} in your settings${viewNote(denied.view, target)}.`,
       rule: denied.rule,
     };
@@ -194,6 +331,7 @@ function decideCommand(
       if (rule)
         return {
           action: "deny",
+          band: "deny-rule",
           reason: `${label} ${says(displayPath(real, policy.root), rule.text)}.`,
           rule,
         };
@@ -210,20 +348,27 @@ function decideCommand(
     if (isProtectedPath(real, policy.root, home)) {
       return {
         action: "ask",
+        band: "protected",
         cause: "protected",
         reason: protectedReason(label, displayPath(real, policy.root)),
       };
     }
   }
   if (line.parseError) {
-    return { action: "ask", cause: "unclear", reason: `${label} cannot be checked: ${line.parseError}` };
+    return {
+      action: "ask",
+      band: "unreadable",
+      cause: "unclear",
+      reason: `${label} cannot be checked: ${line.parseError}`,
+    };
   }
-  if (policy.mode === "bypassPermissions") return { action: "allow" };
+  if (policy.mode === "bypassPermissions") return { action: "allow", band: "bypass" };
 
   const asked = matchViews(policy.ask, target.tool, line.views);
   if (asked) {
     return {
       action: "ask",
+      band: "ask-rule",
       cause: "rule",
       reason: `${label} matches the ask rule ${asked.rule.text}${viewNote(asked.view, target)}`,
       rule: asked.rule,
@@ -231,12 +376,13 @@ function decideCommand(
   }
   if (coverage.covered) {
     return coverage.rule
-      ? { action: "allow", rule: coverage.rule }
-      : { action: "allow", reason: "read-only commands inside the workspace" };
+      ? { action: "allow", band: "allow-rule", rule: coverage.rule }
+      : { action: "allow", band: "read-only", reason: "read-only commands inside the workspace" };
   }
   if (coverage.problem) {
     return {
       action: "ask",
+      band: "unclear",
       cause: "unclear",
       reason: `${label} contains ${coverage.problem}, so no allow rule covers it`,
       ...explained,
@@ -245,6 +391,7 @@ function decideCommand(
   if (coverage.uncoveredWrite) {
     return {
       action: "ask",
+      band: "mode",
       cause: "unruled",
       reason: `${label} writes ${coverage.uncoveredWrite} and no rule allows writing it (in acceptEdits mode writes inside the workspace run)`,
     };
@@ -255,6 +402,7 @@ function decideCommand(
   const uncovered = coverage.uncovered && several ? ` (no rule allows \`${coverage.uncovered}\`)` : "";
   return {
     action: "ask",
+    band: "mode",
     cause: "unruled",
     reason: `${label} runs a command and no rule allows it${uncovered}${why}`,
     ...explained,
@@ -474,6 +622,7 @@ function planDenial(label: string, writes: boolean, why = ""): PermissionDecisio
   const what = writes ? "changes files" : "runs a command that is not read-only";
   return {
     action: "deny",
+    band: "plan",
     reason: `plan mode is read-only and ${label} ${what}${why}. Finish the plan and present it; the user can leave plan mode with --permission-mode default.`,
   };
 }

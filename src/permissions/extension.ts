@@ -99,19 +99,10 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
         subject: prepared.tool.ruleSubject?.(prepared.args, options.workspace),
         root: options.projectRoot,
       };
-      const hook = options.hookPermissions?.get(prepared);
-      const checked = await checker.check(target);
-      let { decision } = checked;
+      // One procedure decides with every input, the hook's verdict included (decide.ts).
+      const checked = await checker.check(target, { hook: options.hookPermissions?.get(prepared) });
+      const { decision } = checked;
       const label = describeCall(target);
-      if (decision.action === "allow" && hook?.decision === "ask") {
-        decision = {
-          action: "ask",
-          cause: "hook",
-          reason: `a PreToolUse hook asks to confirm ${label}${hook.reason ? ` (${hook.reason})` : ""}`,
-        };
-      }
-      if (decision.action === "ask" && decision.cause === "unruled" && hook?.decision === "allow")
-        return undefined;
       if (decision.action === "allow") return undefined;
       if (decision.action === "deny") return { block: `Permission denied: ${decision.reason}` };
       const alwaysRules = decision.cause === "unruled" ? checked.alwaysRules : [];

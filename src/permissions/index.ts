@@ -3,7 +3,7 @@ import { type PermissionMode, parsePermissionMode } from "./modes.js";
 import { type PermissionRules, parseRules } from "./rules.js";
 
 export type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
-
+export { type DecisionBand, describeBand } from "./bands.js";
 export { type PermissionCheck, PermissionChecker } from "./checker.js";
 export { describeCall } from "./decide.js";
 export { createPermissionExtension, type PermissionOptions } from "./extension.js";

@@ -5,9 +5,9 @@ import { type BashParser, createBashParserLoader } from "./bash-parser.js";
 import { type CommandLine, readCommandLine } from "./command-line.js";
 import {
   decideCall,
-  type HookVerdict,
   type PermissionDecision,
   type PermissionPolicy,
+  type PreToolUseVerdict,
   READ_RULE_TOOL,
   WRITE_RULE_TOOL,
 } from "./decide.js";
@@ -75,7 +75,7 @@ export class PermissionChecker {
   }
 
   /** Decides a call with every input (decide.ts): the rules, the mode, the skills' rules, `hook`. */
-  async check(target: RuleTarget, inputs: { hook?: HookVerdict } = {}): Promise<PermissionCheck> {
+  async check(target: RuleTarget, inputs: { hook?: PreToolUseVerdict } = {}): Promise<PermissionCheck> {
     let line: CommandLine | undefined;
     if (target.effect === "execute" && target.subject !== undefined) {
       try {

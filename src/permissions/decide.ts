@@ -51,13 +51,13 @@ export type PermissionDecision =
     };
 
 /** What PreToolUse hooks said about a call (`permissionDecision`), with their reason. */
-export interface HookVerdict {
+export interface PreToolUseVerdict {
   decision: "allow" | "ask" | "deny";
   reason?: string;
 }
 
 /** Every input of one decision, as data. */
-export interface DecisionInputs {
+interface DecisionInputs {
   target: RuleTarget;
   /** The mode, the rules of every settings file (and "always" answers), the read-only switch. */
   policy: PermissionPolicy;
@@ -66,7 +66,7 @@ export interface DecisionInputs {
   /** Rules an active skill holds for a while (allowed-tools, disallowed-tools). */
   scoped?: ScopedPermissionRules;
   /** What PreToolUse hooks said. */
-  hook?: HookVerdict;
+  hook?: PreToolUseVerdict;
 }
 
 /** Everything a decision depends on besides the call. */
@@ -139,15 +139,6 @@ export function decideCall(inputs: DecisionInputs): PermissionDecision {
       reason: `a PreToolUse hook asks to confirm ${label}${hook.reason ? ` (${hook.reason})` : ""}`,
     };
   return decision;
-}
-
-/** The decision from the rules, the mode and the command alone (no skill, no hook). */
-export function decidePermission(
-  target: RuleTarget,
-  policy: PermissionPolicy,
-  line?: CommandLine,
-): PermissionDecision {
-  return decideCall({ target, policy, line });
 }
 
 /** The bands the rules, the mode and the command line decide (all but skills and hooks). */

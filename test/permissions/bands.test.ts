@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolEffect } from "../../src/core/tool.js";
 import { bandRank, DECISION_BANDS, type DecisionBand } from "../../src/permissions/bands.js";
 import { PermissionChecker } from "../../src/permissions/checker.js";
-import type { HookVerdict } from "../../src/permissions/decide.js";
+import type { PreToolUseVerdict } from "../../src/permissions/decide.js";
 import type { PermissionMode } from "../../src/permissions/modes.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import type { ScopedPermissionRules } from "../../src/permissions/scoped-rules.js";
@@ -14,7 +14,7 @@ interface Inputs {
   ask?: string[];
   deny?: string[];
   skill?: Partial<ScopedPermissionRules>;
-  hook?: HookVerdict;
+  hook?: PreToolUseVerdict;
 }
 
 /** Decides one call with every input of the procedure given as data. */

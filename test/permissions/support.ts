@@ -9,7 +9,7 @@ import { parseRules } from "../../src/permissions/rules.js";
 import { tempDir } from "../support/temp-dir.js";
 
 /** One parser for a test file (loading it takes a few milliseconds). */
-const loadParser = createBashParserLoader();
+export const loadParser = createBashParserLoader();
 
 /** A fresh workspace folder (a real path, removed when the tests end). */
 export function tempRoot(): string {

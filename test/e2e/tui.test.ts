@@ -360,6 +360,20 @@ describe.skipIf(!TMUX_AVAILABLE)("hx full-screen session", () => {
     expect(s.capture().join("\n").split("Go back with /rewind N").length - 1).toBe(1);
   });
 
+  it("Esc Esc with checkpoints off says so in one line (there is no /rewind)", async () => {
+    const home = tempDir("hx-home-nocheck-");
+    mkdirSync(path.join(home, ".hx"), { recursive: true });
+    writeFileSync(path.join(home, ".hx", "settings.json"), JSON.stringify({ checkpoints: false }));
+    const s = open({ env: { HOME: home } });
+    await s.waitFor(prompt);
+    // The sandbox's word comes once the session is open.
+    await s.waitFor(/gpt-4\.1 · default · (sandboxed|no sandbox)/);
+    s.keys("Escape");
+    s.keys("Escape");
+    const shown = await s.waitFor("Nothing to rewind: checkpoints are off in this session");
+    expect(shown).not.toContain("unknown command");
+  });
+
   it("the todo list shows when it changes, once", async () => {
     server.reply().tool("todo_write", {
       todos: [

@@ -149,10 +149,28 @@ function carryOut(app: App, effect: Exclude<KeyEffect, "pass">): void {
       openHistorySearch(app);
       return;
     case "rewind":
-      // Not kept in the prompt history: the keys opened it, nobody typed it.
-      runner.send(REWIND_COMMAND);
+      openRewind(app);
       return;
   }
+}
+
+/**
+ * Esc Esc: `/rewind`'s list of turns, not kept in the prompt history (the keys opened it, nobody
+ * typed it). A session without checkpoints has no `/rewind`: one line says why.
+ */
+function openRewind(app: App): void {
+  const session = app.sessions.session;
+  if (!session) return;
+  if (session.commands.some((command) => command.name === REWIND_COMMAND.slice(1))) {
+    app.runner.send(REWIND_COMMAND);
+    return;
+  }
+  showLine(
+    app.screen.state,
+    "info",
+    'Nothing to rewind: checkpoints are off in this session (settings "checkpoints": false, or a session that is not saved).',
+  );
+  app.screen.update();
 }
 
 /** Ctrl-R: the history search in the prompt's place; what it finds goes into the prompt. */

@@ -5,7 +5,7 @@ import type { Capability } from "../agent/capability.js";
 import type { AgentEvent } from "../core/events.js";
 import type { ToolCall } from "../core/messages.js";
 import { createSession } from "../session/create-session.js";
-import { discoverSkillsView } from "../session/skills-setup.js";
+import { discoverSkillsView } from "../skills/capability.js";
 import { parseProposal } from "../skills/eval/improve.js";
 import { type RunOutcome, type SkillEvalResult, scoreSkill } from "../skills/eval/metrics.js";
 import { skillsReadBy } from "../skills/eval/read-trigger.js";

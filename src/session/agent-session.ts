@@ -15,11 +15,11 @@ import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
 import type { ToolEffect, ToolSchema } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { CommandSandbox } from "../sandbox/types.js";
+import type { InvocableSkill } from "../skills/capability.js";
 import type { FileChange } from "../tools/file-change.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { PermissionModeHandle } from "./permissions-setup.js";
-import type { InvocableSkill } from "./skills-setup.js";
 import type { SwitchableModel } from "./switchable-model.js";
 
 /** What `createSession` hands over; the session keeps it to itself. */

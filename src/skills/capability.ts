@@ -7,6 +7,8 @@ import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import { type Message, userMessage } from "../core/messages.js";
 import { findProjectRoot } from "../fs/project-root.js";
 import type { ScopedPermissionRules } from "../permissions/index.js";
+import type { Tool } from "../tools/tool.js";
+import { type FolderTrust, howToTrust, projectFileTrusted, trustKey } from "../trust/index.js";
 import {
   ActiveSkills,
   announcementText,
@@ -28,16 +30,14 @@ import {
   SkillWatcher,
   skillRoots,
   substituteArguments,
-} from "../skills/index.js";
-import type { Tool } from "../tools/tool.js";
-import { type FolderTrust, howToTrust, projectFileTrusted, trustKey } from "../trust/index.js";
+} from "./index.js";
 import {
   runForkedSkill,
   runSkillShellLines,
   type SkillRuntime,
   skillHooksExtension,
   skillModel,
-} from "./skill-runtime.js";
+} from "./runtime.js";
 
 export interface SkillsCapability extends Capability {
   /** Every skill as of the last scan. */

@@ -4,14 +4,14 @@ import type { EventSink } from "../core/events.js";
 import { type ToolOutput, toolError } from "../core/tool.js";
 import type { SessionHooks } from "../hooks/index.js";
 import type { ModelProvider } from "../providers/provider.js";
+import type { AgentType, SubagentJob } from "../subagent/index.js";
 import {
   expandShellLines,
   formatSkillContent,
   type ShellLineOutcome,
   type Skill,
   shellCommandsIn,
-} from "../skills/index.js";
-import type { AgentType, SubagentJob } from "../subagent/index.js";
+} from "./index.js";
 
 /**
  * What Claude Code's runtime fields of a skill need from the rest of the session: subagents

@@ -14,7 +14,8 @@ import { estimateRequestTokens, estimateTokens } from "../src/context/tokens.js"
 import { Conversation } from "../src/core/conversation.js";
 import { buildSystemPrompt } from "../src/session/system-prompt.js";
 import { buildSkillCatalog } from "../src/skills/catalog.js";
-import { createLoadSkillTool, LoadedSkills } from "../src/skills/load-skill-tool.js";
+import { createLoadSkillTool } from "../src/skills/load-skill-tool.js";
+import { LoadedSkills } from "../src/skills/loaded-skills.js";
 import { defaultSkillFields } from "../src/skills/skill-fields.js";
 import type { Skill } from "../src/skills/types.js";
 import { createBaseTools } from "../src/tools/base-tools.js";

@@ -10,7 +10,8 @@ import {
 } from "../src/skills/catalog.js";
 import { loadSkillsFromRoots } from "../src/skills/discover.js";
 import { announcementText, LiveSkills } from "../src/skills/live-skills.js";
-import { createLoadSkillTool, LoadedSkills } from "../src/skills/load-skill-tool.js";
+import { createLoadSkillTool } from "../src/skills/load-skill-tool.js";
+import { LoadedSkills } from "../src/skills/loaded-skills.js";
 import { defaultSkillFields } from "../src/skills/skill-fields.js";
 import type { Skill } from "../src/skills/types.js";
 import { SkillWatcher, WATCH_DEBOUNCE_MS } from "../src/skills/watch.js";

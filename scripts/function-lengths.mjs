@@ -19,7 +19,6 @@ const ALLOWED = {
   runAgentCommand: 152,
   createSessionHooks: 176,
   createSession: 167,
-  setUpSkills: 317,
 };
 
 /** @typedef {{ file: string, name: string, line: number, lines: number }} LongFunction */

@@ -2,11 +2,11 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { formatDiagnostic } from "../core/diagnostic.js";
-import { discoverSkillsView, type SkillsView } from "../skills/capability.js";
 import { budgetNote, type SkillCatalog } from "../skills/catalog.js";
 import { type DiscoveryResult, findProjectRoot, loadSkillsFromRoots } from "../skills/discover.js";
 import { starterTriggers, TRIGGERS_FILE } from "../skills/eval/triggers.js";
 import { installTarget, lockedCopies } from "../skills/install/install.js";
+import { discoverSkillsView, type SkillsView } from "../skills/skills-view.js";
 
 export { findProjectRoot };
 

@@ -12,11 +12,11 @@ import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { NetworkAsker } from "../sandbox/network.js";
 import type { SandboxMode } from "../sandbox/types.js";
-import { setUpSkills } from "../skills/capability.js";
+import { type SkillTrust, setUpSkills } from "../skills/capability.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { Workspace } from "../tools/workspace.js";
 import type { ResumedSession } from "../transcript/index.js";
-import type { FolderTrust } from "../trust/index.js";
+import { type FolderTrust, howToTrust, projectFileTrusted, trustKey } from "../trust/index.js";
 import { AgentSession } from "./agent-session.js";
 import { setUpBackground } from "./background-setup.js";
 import { setUpCheckpoints } from "./checkpoints-setup.js";
@@ -101,6 +101,17 @@ function pluginHooks(file: SettingsFile, log: (line: string) => void): HookRegis
   return registry;
 }
 
+/** A folder nobody said they trust: project files grant nothing. */
+function untrusted(cwd: string): FolderTrust {
+  return { trusted: false, source: "none", key: trustKey(cwd) };
+}
+
+/** Folder trust as the skills need it: may a skill file grant or run anything. */
+function skillTrust(trust: FolderTrust): SkillTrust {
+  // The user's own skills always; the project's only in a trusted folder.
+  return { fileTrusted: (file) => projectFileTrusted(file, trust), howToTrust: howToTrust(trust) };
+}
+
 /**
  * The composition root: one capability after another, each built from what came before it,
  * then the session that collects their tools, extensions, prompt filters, commands and
@@ -173,7 +184,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     reportedContextWindow: env.provider.reportedContextWindow?.bind(env.provider),
     remote: mcp ? () => mcp.skills : undefined,
     refreshRemote: mcp ? () => mcp.refreshSkills() : undefined,
-    folderTrust: env.folderTrust,
+    trust: skillTrust(env.folderTrust ?? untrusted(env.cwd)),
     descriptions: env.skillDescriptions,
     watch: env.watchSkills,
     runtime: {

@@ -6,6 +6,7 @@ export * from "./discover.js";
 export * from "./invoke.js";
 export * from "./live-skills.js";
 export * from "./load-skill-tool.js";
+export * from "./loaded-skills.js";
 export * from "./parse.js";
 export * from "./preload.js";
 export * from "./remote-skills.js";

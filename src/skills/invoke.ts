@@ -1,6 +1,6 @@
 import type { SkillSpan } from "../core/messages.js";
 import { substituteArguments } from "./arguments.js";
-import type { LoadedSkills } from "./load-skill-tool.js";
+import type { LoadedSkills } from "./loaded-skills.js";
 import { formatSkillContent } from "./skill-content.js";
 import type { Skill } from "./types.js";
 
@@ -25,8 +25,8 @@ export interface SkillInvocation {
  * the request. Undefined when the prompt is not a slash command or names no skill the user
  * may invoke, so `/exit` and friends stay with the REPL.
  *
- * The caller should also call `workspace.allowRead(invocation.skill.dir)`. With `loaded`,
- * the skill counts as loaded, so a later load_skill call answers with a short note.
+ * With `loaded`, the skill counts as loaded (a later load_skill call answers with a short
+ * note) and its folder becomes readable.
  */
 export function expandSkillInvocation(
   prompt: string,
@@ -40,7 +40,7 @@ export function expandSkillInvocation(
   const skill = skills.find((s) => s.name === match.name);
   if (!skill?.userInvocable) return undefined;
   const { args } = match;
-  loaded?.add(skill.name);
+  loaded?.add({ name: skill.name, ...(skill.remote ? {} : { dir: skill.dir }) });
   const { text: substitutedBody, substituted } = prepared
     ? { text: skill.body, substituted: prepared.substituted }
     : substituteArguments(skill.body, args, skill.argumentNames);

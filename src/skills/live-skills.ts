@@ -2,7 +2,7 @@ import picomatch from "picomatch";
 import { errorMessage } from "../core/error-message.js";
 import { oneLine } from "./catalog.js";
 import type { DiscoveryResult } from "./discover.js";
-import type { LoadedSkills } from "./load-skill-tool.js";
+import type { LoadedSkills } from "./loaded-skills.js";
 import type { Skill } from "./types.js";
 
 /** One difference between what the model was told and the skills there are now. */

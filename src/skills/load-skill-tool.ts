@@ -2,39 +2,9 @@ import { type ToolOutput, toolError, toolErrorText } from "../core/tool.js";
 import { orderBySimilarity } from "../text/suggest.js";
 import { builtSchema } from "../tools/built-schemas.js";
 import { type ClaudeShape, defineTool, type Tool, type ToolContext, type Zod } from "../tools/tool.js";
+import type { LoadedSkills } from "./loaded-skills.js";
 import { formatSkillContent } from "./skill-content.js";
 import type { Skill } from "./types.js";
-
-/**
- * The skills loaded in one conversation. The session owns it (one per conversation, never
- * module state); compaction can read `names()` to re-inject bodies it summarised away, then
- * `delete` or `clear` what it dropped.
- */
-export class LoadedSkills {
-  private readonly loaded = new Set<string>();
-
-  has(name: string): boolean {
-    return this.loaded.has(name);
-  }
-
-  add(name: string): void {
-    this.loaded.add(name);
-  }
-
-  /** Forgets one skill (its body changed on disk: the next load_skill returns the new one). */
-  delete(name: string): void {
-    this.loaded.delete(name);
-  }
-
-  clear(): void {
-    this.loaded.clear();
-  }
-
-  /** In load order. */
-  names(): string[] {
-    return [...this.loaded];
-  }
-}
 
 export interface LoadSkillToolDeps {
   /** Every discovered skill (a function if the session re-discovers during a run). */
@@ -73,7 +43,7 @@ export const LOAD_SKILL_CLAUDE: ClaudeShape<{ name: string; args?: string }> = {
 
 /**
  * `load_skill {name}`: returns a skill's instructions as a tool result, by name only (never
- * a path), and lets the model read the skill's folder. For the top-level agent only.
+ * a path), and lets the model read the skill's folder (granted through `loaded`). For the top-level agent only.
  */
 export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<typeof loadSkillParameters>> {
   const allSkills = () => (typeof deps.skills === "function" ? deps.skills() : deps.skills);
@@ -116,13 +86,13 @@ export function createLoadSkillTool(deps: LoadSkillToolDeps): Tool<ReturnType<ty
         const fetched = await skill.remote.fetchBody(ctx.signal);
         if ("error" in fetched) return toolError(fetched.error);
         delivered = { ...skill, body: fetched.body };
-      } else {
-        ctx.workspace.allowRead(skill.dir);
       }
       // A forked skill's body goes to the subagent, never into this conversation.
-      if (delivered.fork && deps.fork)
+      if (delivered.fork && deps.fork) {
+        if (!skill.remote) deps.loaded.grantRead(skill.dir);
         return deps.fork(delivered, typeof args.args === "string" ? args.args : "", ctx);
-      deps.loaded.add(skill.name);
+      }
+      deps.loaded.add({ name: skill.name, ...(skill.remote ? {} : { dir: skill.dir }) });
       return { content: formatSkillContent(delivered, deps.maxListedFiles), meta: { skill: skill.name } };
     },
   });

@@ -23,7 +23,8 @@ export class Workspace {
   readonly root: string;
   /** Set by a front end whose editor takes the writes (see FileEditor); undefined: the disk. */
   editor: FileEditor | undefined;
-  private readonly readRoots = new Set<string>();
+  /** Extra read-only roots, each with how many grants hold it (see allowRead). */
+  private readonly readRoots = new Map<string, number>();
   private readonly hiddenFromReads: Array<(absolute: string) => boolean> = [];
 
   constructor(root: string) {
@@ -43,16 +44,28 @@ export class Workspace {
     return this.hiddenFromReads.some((test) => test(absolute));
   }
 
-  /** Lets tools read (never write) below `dir`, e.g. a loaded skill's folder. */
-  allowRead(dir: string): void {
-    this.readRoots.add(resolveReal(path.resolve(dir)));
+  /**
+   * Lets tools read (never write) below `dir`, e.g. a loaded skill's folder, until the returned
+   * function revokes this grant (the folder stays readable while another grant holds it).
+   */
+  allowRead(dir: string): () => void {
+    const root = resolveReal(path.resolve(dir));
+    this.readRoots.set(root, (this.readRoots.get(root) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const count = (this.readRoots.get(root) ?? 1) - 1;
+      if (count > 0) this.readRoots.set(root, count);
+      else this.readRoots.delete(root);
+    };
   }
 
   /** Resolves a path for reading: inside the workspace or an allowed read root. */
   resolveForRead(input: string): string {
     const resolved = this.resolve(input);
     if (isInside(resolved, this.root)) return resolved;
-    for (const dir of this.readRoots) if (isInside(resolved, dir)) return resolved;
+    for (const dir of this.readRoots.keys()) if (isInside(resolved, dir)) return resolved;
     throw outside(input, resolved, this.root);
   }
 

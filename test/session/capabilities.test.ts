@@ -262,3 +262,78 @@ describe("skill bodies are known by meta, across a resume", () => {
     await second.close();
   });
 });
+
+describe("a loaded skill's folder is readable while the history carries its body", () => {
+  it("a replacement that drops the body (a rewind, a clear) revokes the read grant", async () => {
+    const root = tempDir("hx-skills-");
+    const dir = path.join(root, "deploy");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, "SKILL.md"),
+      "---\nname: deploy\ndescription: Ship the release. Use when deploying.\n---\n# deploy\nSee notes.md.\n",
+    );
+    writeFileSync(path.join(dir, "notes.md"), "the deploy notes\n");
+    const notes = path.join(realpathSync(dir), "notes.md");
+    const model = new ScriptedProvider([
+      { toolCalls: [{ name: "load_skill", arguments: { name: "deploy" } }] },
+      { toolCalls: [{ name: "read_file", arguments: { path: notes } }] },
+      { text: "read" },
+      { toolCalls: [{ name: "read_file", arguments: { path: notes } }] },
+      { text: "refused" },
+      { toolCalls: [{ name: "read_file", arguments: { path: notes } }] },
+      { text: "refused again" },
+    ]);
+    const session = await createSession(
+      environment(model, {
+        settings: { merged: { skills: { paths: [root] } }, files: [], diagnostics: [] },
+        permissionMode: "bypassPermissions",
+      }),
+    );
+    const toolResults = () => session.conversation.messages.filter((m) => m.role === "tool");
+
+    await session.run("deploy it", { emit: () => {} });
+    expect(toolResults().map((m) => m.content)[1]).toContain("the deploy notes");
+
+    // Back to before the load (what /rewind does): the body is gone, so is the grant.
+    session.conversation.replace(session.conversation.messages.slice(0, 1), "rewind");
+    await session.run("read the notes again", { emit: () => {} });
+    const afterRewind = toolResults().at(-1);
+    expect(afterRewind?.isError).toBe(true);
+    expect(afterRewind?.content).not.toContain("the deploy notes");
+
+    session.conversation.replace([], "clear");
+    await session.run("and once more", { emit: () => {} });
+    expect(toolResults().at(-1)?.content).not.toContain("the deploy notes");
+    await session.close();
+  });
+
+  it("a replacement that keeps the body (a resume of it) keeps the folder readable", async () => {
+    const root = tempDir("hx-skills-");
+    const dir = path.join(root, "deploy");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, "SKILL.md"),
+      "---\nname: deploy\ndescription: Ship the release. Use when deploying.\n---\n# deploy\nSee notes.md.\n",
+    );
+    writeFileSync(path.join(dir, "notes.md"), "the deploy notes\n");
+    const notes = path.join(realpathSync(dir), "notes.md");
+    const model = new ScriptedProvider([
+      { toolCalls: [{ name: "load_skill", arguments: { name: "deploy" } }] },
+      { text: "loaded" },
+      { toolCalls: [{ name: "read_file", arguments: { path: notes } }] },
+      { text: "read" },
+    ]);
+    const session = await createSession(
+      environment(model, {
+        settings: { merged: { skills: { paths: [root] } }, files: [], diagnostics: [] },
+        permissionMode: "bypassPermissions",
+      }),
+    );
+    await session.run("deploy it", { emit: () => {} });
+    session.conversation.replace([...session.conversation.messages], "compaction");
+    await session.run("read the notes", { emit: () => {} });
+    const last = session.conversation.messages.filter((m) => m.role === "tool").at(-1);
+    expect(last?.content).toContain("the deploy notes");
+    await session.close();
+  });
+});

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DiscoveryResult } from "../../src/skills/discover.js";
 import { announcementText, LiveSkills } from "../../src/skills/live-skills.js";
-import { LoadedSkills } from "../../src/skills/load-skill-tool.js";
+import { LoadedSkills } from "../../src/skills/loaded-skills.js";
 import { SkillWatcher } from "../../src/skills/watch.js";
 import { tempDir } from "../support/temp-dir.js";
 import { fakeSkill } from "./helpers.js";
@@ -49,7 +49,7 @@ describe("LiveSkills", () => {
     let body = "v1";
     const live = new LiveSkills([fakeSkill("a", "d", { body })], () => result(fakeSkill("a", "d", { body })));
     const loaded = new LoadedSkills();
-    loaded.add("a");
+    loaded.add({ name: "a" });
     body = "v2";
     live.rescan();
     expect(live.takeAnnouncement(loaded)).toEqual([{ kind: "changed", name: "a", bodyChanged: true }]);

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { ToolOutput } from "../../src/core/tool.js";
 import { discoverSkills } from "../../src/skills/discover.js";
 import { expandSkillInvocation } from "../../src/skills/invoke.js";
-import { createLoadSkillTool, LoadedSkills } from "../../src/skills/load-skill-tool.js";
+import { createLoadSkillTool } from "../../src/skills/load-skill-tool.js";
+import { LoadedSkills } from "../../src/skills/loaded-skills.js";
 import type { Skill } from "../../src/skills/types.js";
 import { closestName } from "../../src/text/suggest.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
@@ -19,9 +20,9 @@ function setup(skills?: Skill[]) {
   const original = workspace.allowRead.bind(workspace);
   workspace.allowRead = (dir: string) => {
     allowed.push(dir);
-    original(dir);
+    return original(dir);
   };
-  const loaded = new LoadedSkills();
+  const loaded = new LoadedSkills(workspace);
   const list = skills ?? ["agent-builder", "code-review", "mcp-builder", "pdf"].map((n) => fakeSkill(n));
   const tool = createLoadSkillTool({ skills: list, loaded });
   const ctx: ToolContext = {

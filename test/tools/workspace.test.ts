@@ -122,6 +122,18 @@ describe("Workspace", () => {
     expectOutside(() => workspace.resolveForRead(path.join(parent, "skill-sibling/x")), root);
   });
 
+  it("an allowRead grant is taken back by its revoke; the folder stays readable while another grant holds it", () => {
+    const { root, outside, workspace } = workspaceWithOutside();
+    const file = path.join(outside, "secret.txt");
+    const first = workspace.allowRead(outside);
+    const second = workspace.allowRead(outside);
+    first();
+    first(); // once only: the second grant still holds
+    expect(workspace.resolveForRead(file)).toBe(file);
+    second();
+    expectOutside(() => workspace.resolveForRead(file), root);
+  });
+
   it("gives permission rules a workspace-relative, symlink-resolved subject and never throws", () => {
     const { root, outside, workspace } = workspaceWithOutside();
     symlinkSync(path.join(root, "src"), path.join(root, "alias"));

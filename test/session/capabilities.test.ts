@@ -307,7 +307,7 @@ describe("a loaded skill's folder is readable while the history carries its body
     await session.close();
   });
 
-  it("a replacement that keeps the body (a resume of it) keeps the folder readable", async () => {
+  it("a replacement that keeps the body keeps the folder readable", async () => {
     const root = tempDir("hx-skills-");
     const dir = path.join(root, "deploy");
     mkdirSync(dir, { recursive: true });
@@ -330,7 +330,7 @@ describe("a loaded skill's folder is readable while the history carries its body
       }),
     );
     await session.run("deploy it", { emit: () => {} });
-    session.conversation.replace([...session.conversation.messages], "compaction");
+    session.conversation.replace([...session.conversation.messages], "repair");
     await session.run("read the notes", { emit: () => {} });
     const last = session.conversation.messages.filter((m) => m.role === "tool").at(-1);
     expect(last?.content).toContain("the deploy notes");

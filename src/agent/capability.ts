@@ -17,7 +17,9 @@ export type PromptFilter = (prompt: string, run: PromptRun) => Promise<PromptVer
  * `model`: the model this prompt's run uses instead of the session's (a skill's `model:`),
  * for this run only.
  */
-type PromptVerdict = { prompt: string; meta?: UserMessageMeta; model?: ModelProvider } | { refuse: string };
+export type PromptVerdict =
+  | { prompt: string; meta?: UserMessageMeta; model?: ModelProvider }
+  | { refuse: string };
 
 /** The run a prompt is about to start, for filters that do work first (a skill's `` !`cmd` `` lines). */
 export interface PromptRun {

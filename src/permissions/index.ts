@@ -13,7 +13,6 @@ export type {
   PermissionRules,
   RuleTarget,
 } from "./rules.js";
-export type { ScopedPermissionRules } from "./scoped-rules.js";
 export { canonicalToolName } from "./tool-aliases.js";
 
 /**

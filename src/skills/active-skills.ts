@@ -3,7 +3,7 @@ import type { Message } from "../core/messages.js";
 import type { Skill } from "./types.js";
 
 /** Permission rules a skill holds while it is active, and which skill holds them. */
-interface ScopedRule {
+export interface ScopedRule {
   rule: string;
   skill: string;
 }

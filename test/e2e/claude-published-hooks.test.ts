@@ -4,12 +4,23 @@
 // why), the formatter rewrites the file on disk, the SessionStart hook's context is in the first
 // request, the Stop gate sends the model back until the work is done.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   BLOCK_NO_VERIFY_BIN,
   CLAUDE_CODE_PLUGINS,
+  CLAUDE_CODE_TTS,
   DEV_ENV_SETUP,
   HAS_MAKE,
   HAS_PYTHON,
@@ -279,6 +290,32 @@ describe("settings files from real Claude Code projects, copied as they are into
     },
   );
 
+  it.skipIf(!HAS_JQ)(
+    "claude-code-plugins' nextjs-code-quality-enforcer.json: a PostToolUse check on Write reads tool_response.success and reports back",
+    async () => {
+      copyToClaude(
+        path.join(CLAUDE_CODE_PLUGINS, "hooks", "development-tools", "nextjs-code-quality-enforcer.json"),
+        "settings.json",
+      );
+      h.server
+        .reply()
+        .tool("write_file", { path: "app/dashboard/page.tsx", content: "const Page = () => null;\n" })
+        .tool("write_file", {
+          path: "app/settings/page.tsx",
+          content: "export default function Page() {\n  return null;\n}\n",
+        });
+      h.server.reply().text("ok");
+      await h.agent("write the pages", bypass);
+      const [bad, good] = toolResultsOf(h.server.requests[1]);
+      expect(bad).toContain("[PostToolUse hook]");
+      expect(bad).toContain("Page component must export default function");
+      expect(bad).toContain(
+        `Found 1 code quality issues in ${path.join(h.work, "app", "dashboard", "page.tsx")}`,
+      );
+      expect(good).not.toContain("[PostToolUse hook]");
+    },
+  );
+
   it("claude-code-plugins' deny-sensitive-files.json as .claude/settings.json: Read(./.env) is denied, even untrusted", async () => {
     copyToClaude(
       path.join(CLAUDE_CODE_PLUGINS, "settings", "permissions", "deny-sensitive-files.json"),
@@ -334,5 +371,46 @@ describe("a JSON-deciding Stop loop: cc-dev-template's quality gate (decision: b
     expect(h.server.requests).toHaveLength(4);
     expect(run.stdout).toBe("done 4\n");
     expect(messagesOf(h.server.requests[3]).at(-1).content).toContain("Max retries reached.");
+  });
+});
+
+describe.skipIf(!HAS_PYTHON)("a transcript-reading Stop hook: claude-code-tts's stop.py", () => {
+  it("finds the model's last answer in transcript_path (past tool calls and results) and hands it to its daemon", async () => {
+    // Installed as its INSTALL.md says: the hook files in ~/.claude/hooks/tts, its Stop hook in
+    // ~/.claude/settings.json (python3 for its `python`), `on` to turn speech on.
+    const home = tempDir("hx-home-");
+    const hookDir = path.join(home, ".claude", "hooks", "tts");
+    cpSync(path.join(CLAUDE_CODE_TTS, ".claude", "hooks", "tts"), hookDir, { recursive: true });
+    writeFileSync(path.join(hookDir, "on"), "");
+    writeFileSync(
+      path.join(home, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          Stop: [{ hooks: [{ type: "command", command: 'python3 "$HOME/.claude/hooks/tts/stop.py"' }] }],
+        },
+      }),
+    );
+    // The test stands in for its speech daemon, on the port the hook derives from its folder.
+    const spoken: unknown[] = [];
+    const daemon = createServer((socket) =>
+      socket.on("data", (data) => {
+        spoken.push(JSON.parse(data.toString()));
+        socket.end('{"ok": true}\n');
+      }),
+    );
+    const port = 49152 + Number(BigInt(`0x${createHash("md5").update(hookDir).digest("hex")}`) % 16384n);
+    await new Promise<void>((resolve) => daemon.listen(port, "127.0.0.1", resolve));
+    try {
+      writeFileSync(path.join(h.work, "notes.txt"), "a\nb\nc\n");
+      h.server.reply().text("Let me look.").tool("read_file", { path: "notes.txt" });
+      h.server.reply().text("**All done**: the file has `3` lines.");
+      await h.agent("count the lines", [], { env: { HOME: home } });
+    } finally {
+      await new Promise((resolve) => daemon.close(resolve));
+    }
+    expect(readFileSync(path.join(hookDir, "last.txt"), "utf8")).toBe("All done: the file has 3 lines.");
+    expect(spoken).toEqual([
+      expect.objectContaining({ cmd: "speak", text: "All done: the file has 3 lines." }),
+    ]);
   });
 });

@@ -10,6 +10,8 @@
 // - claude-code-plugins (beyondkmp, MIT): settings files and hook scripts to copy into `.claude/`.
 // - cc-dev-template (MIT): its project-setup skill's Stop hook template, `quality-gate.cjs`
 //   (`decision: block` with the errors until `make build` passes, 3 attempts).
+// - @domdhi/claude-code-tts (MIT): a Stop hook (Python) that reads the model's last answer
+//   from `transcript_path` and sends it to its speech daemon.
 // - claude-dev-environment-setup (Chaning Jang, MIT): ships its own project's
 //   `.claude/settings.local.json`.
 import { spawnSync } from "node:child_process";
@@ -24,6 +26,7 @@ export const SELFISH = packageDir("selfish-pipeline");
 export const SENSITIVE_CANARY = packageDir("@coo-quack/sensitive-canary");
 export const BLOCK_NO_VERIFY_BIN = path.join(packageDir("block-no-verify"), "dist", "cli.js");
 export const CLAUDE_CODE_PLUGINS = path.join(packageDir("claude-code-plugins"), "plugins");
+export const CLAUDE_CODE_TTS = packageDir("@domdhi/claude-code-tts");
 export const DEV_ENV_SETUP = packageDir("claude-dev-environment-setup");
 export const QUALITY_GATE = path.join(
   packageDir("cc-dev-template"),

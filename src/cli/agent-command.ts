@@ -4,7 +4,7 @@ import type { Capability } from "../agent/capability.js";
 import type { EventSink } from "../core/events.js";
 import { addUsage } from "../core/messages.js";
 import { ProviderError } from "../providers/provider.js";
-import type { SessionRunResult } from "../session/agent-session.js";
+import type { AgentSession, SessionRunResult } from "../session/agent-session.js";
 import type { BudgetCapability } from "../session/budget-setup.js";
 import {
   createStreamJsonSink,
@@ -48,7 +48,6 @@ export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFl
   const started = performance.now();
   const headless = readHeadlessFlags(flags);
   const prepared = withHeadlessSettings(await prepareRun(flags), flags);
-  const { config } = prepared;
   const price = createPriceTable(prepared.settings.merged.prices).priceOf(prepared.model);
   if (headless.maxBudgetUsd !== undefined && !price) {
     throw new UsageError(
@@ -57,21 +56,75 @@ export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFl
   }
   // Lines for a person: file names and server messages in them must not drive the terminal.
   const log = (line: string) => process.stderr.write(`${neutraliseTerminalText(line)}\n`);
-  const controller = new AbortController();
-  let signalled: NodeJS.Signals | undefined;
-  const interrupt = (signal: NodeJS.Signals = "SIGINT") => {
-    signalled ??= signal;
-    controller.abort();
-  };
+  const cancel = createCancellation();
   // Asks only when a person is at the terminal; in scripts and CI such calls are denied at once.
   // Ctrl-C at a question cancels the whole run (exit 130), as it does anywhere else. The
   // question's code (readline, diffs) loads only when there is a terminal to ask at.
   const ask = process.stdin.isTTY
     ? (await import("./terminal-ask.js")).terminalAskerIfInteractive(process.stdin, process.stderr, () =>
-        interrupt("SIGINT"),
+        cancel.interrupt("SIGINT"),
       )
     : undefined;
+  const { budget, schema, extra } = await headlessCapabilities(headless, price);
 
+  // The session's modules load after prepareRun has started the MCP servers: they boot meanwhile.
+  const { openSession } = await import("./open-session.js");
+  const session = await openSession(
+    prepared,
+    flags,
+    { log, ask },
+    { persist: headless.persist, extraCapabilities: extra.length > 0 ? () => extra : undefined },
+  );
+  const fitted = fitTaskToWindow(task, { cwd: prepared.cwd, window: prepared.contextWindow, log });
+  const tracker = createRunTracker();
+  const shown = outputSink(prepared.config);
+  const emit: EventSink = (event) => {
+    tracker.observe(event);
+    shown(event);
+  };
+  if (prepared.config.outputFormat === "stream-json") writeInitEvent(prepared, session, headless.persist);
+  const result = await runUntilSignalled(session, fitted, emit, cancel, log);
+
+  const verdict = schema && result.stop === "done" && !result.refused ? schema.check(result.text) : undefined;
+  const interrupted =
+    cancel.signalled() !== undefined && result.stop === "aborted" ? cancel.signalled() : undefined;
+  const outcome: HeadlessOutcome = {
+    result,
+    subtype: resultSubtype(result, { interrupted, budget, schemaFailed: verdict?.ok === false }),
+    sessionId: session.transcript.id,
+    model: prepared.model,
+    provider: prepared.config.provider,
+    durationMs: Math.round(performance.now() - started),
+    durationApiMs: Math.round(tracker.apiMs()),
+    costUsd: price ? costOf(addUsage(result.stats.usage, result.subagentStats.usage), price) : null,
+    denials: tracker.denials,
+    structured: verdict ? (verdict.ok ? { value: verdict.value } : { error: verdict.error }) : undefined,
+    signal: interrupted,
+    budget: budget?.exceeded(),
+    persisted: headless.persist,
+  };
+  return finishRun(outcome, prepared.config.outputFormat, log);
+}
+
+/** The run's cancel switch and the first signal that pulled it. */
+function createCancellation() {
+  const controller = new AbortController();
+  let signalled: NodeJS.Signals | undefined;
+  return {
+    controller,
+    signalled: () => signalled,
+    interrupt(signal: NodeJS.Signals = "SIGINT") {
+      signalled ??= signal;
+      controller.abort();
+    },
+  };
+}
+
+/** `--max-budget-*` and `--output-schema` as capabilities of the session (loaded only when given). */
+async function headlessCapabilities(
+  headless: ReturnType<typeof readHeadlessFlags>,
+  price: ReturnType<ReturnType<typeof createPriceTable>["priceOf"]>,
+) {
   const budget =
     headless.maxBudgetUsd !== undefined || headless.maxBudgetTokens !== undefined
       ? (await import("../session/budget-setup.js")).setUpBudget({
@@ -88,112 +141,98 @@ export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFl
         })
     : undefined;
   const extra: Capability[] = [...(budget ? [budget] : []), ...(schema ? [schema] : [])];
+  return { budget, schema, extra };
+}
 
-  // The session's modules load after prepareRun has started the MCP servers: they boot meanwhile.
-  const { openSession } = await import("./open-session.js");
-  const session = await openSession(
-    prepared,
-    flags,
-    { log, ask },
-    { persist: headless.persist, extraCapabilities: extra.length > 0 ? () => extra : undefined },
-  );
-  const fitted = fitTaskToWindow(task, { cwd: prepared.cwd, window: prepared.contextWindow, log });
+/** Where the run's events go: JSON lines, nowhere (`json` prints only the result), or the trace. */
+function outputSink(config: PreparedRun["config"]): EventSink {
+  if (config.outputFormat === "stream-json") return createStreamJsonSink(process.stdout);
+  if (config.outputFormat === "json") return () => {};
+  return createTerminalRenderer({
+    stdout: process.stdout,
+    stderr: process.stderr,
+    streamText: false,
+    showReasoning: config.verbose || Boolean(process.stderr.isTTY),
+    verbose: config.verbose,
+  });
+}
 
-  const tracker = createRunTracker();
-  const shown: EventSink =
-    config.outputFormat === "stream-json"
-      ? createStreamJsonSink(process.stdout)
-      : config.outputFormat === "json"
-        ? () => {}
-        : createTerminalRenderer({
-            stdout: process.stdout,
-            stderr: process.stderr,
-            streamText: false,
-            showReasoning: config.verbose || Boolean(process.stderr.isTTY),
-            verbose: config.verbose,
-          });
-  const emit: EventSink = (event) => {
-    tracker.observe(event);
-    shown(event);
-  };
-  if (config.outputFormat === "stream-json") {
-    const states = prepared.mcp?.manager.states ?? [];
-    const line = initEvent({
-      sessionId: session.transcript.id,
-      cwd: prepared.cwd,
-      model: prepared.model,
-      provider: config.provider,
-      tools: session.toolSchemas().map((tool) => tool.name),
-      mcpServers: states.map((s) => ({
-        name: s.definition.name,
-        status: s.connection ? s.connection.status : "not started",
-      })),
-      skills: session.skills.map((skill) => skill.name),
-      slashCommands: session.commands.map((command) => command.name),
-      permissionMode: session.permissions.mode,
-      version: VERSION,
-      persisted: headless.persist,
-    });
-    process.stdout.write(`${JSON.stringify(line)}\n`);
-  }
+/** `stream-json`'s first line: the session, its tools, servers, skills and commands. */
+function writeInitEvent(prepared: PreparedRun, session: AgentSession, persisted: boolean): void {
+  const states = prepared.mcp?.manager.states ?? [];
+  const line = initEvent({
+    sessionId: session.transcript.id,
+    cwd: prepared.cwd,
+    model: prepared.model,
+    provider: prepared.config.provider,
+    tools: session.toolSchemas().map((tool) => tool.name),
+    mcpServers: states.map((s) => ({
+      name: s.definition.name,
+      status: s.connection ? s.connection.status : "not started",
+    })),
+    skills: session.skills.map((skill) => skill.name),
+    slashCommands: session.commands.map((command) => command.name),
+    permissionMode: session.permissions.mode,
+    version: VERSION,
+    persisted,
+  });
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
 
-  // First Ctrl-C (or SIGTERM) cancels the run: the running tool's process group is ended, the
-  // transcript and the result are written. A second one quits at once.
+/**
+ * Runs the task and closes the session. The first Ctrl-C (or SIGTERM) cancels the run: the
+ * running tool's process group is ended, the transcript and the result are written. A second
+ * one quits at once.
+ */
+async function runUntilSignalled(
+  session: AgentSession,
+  task: string,
+  emit: EventSink,
+  cancel: ReturnType<typeof createCancellation>,
+  log: (line: string) => void,
+): Promise<SessionRunResult> {
   const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint);
+    if (cancel.controller.signal.aborted) process.exit(signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint);
     log(`cancelling… (${signal === "SIGTERM" ? "SIGTERM" : "Ctrl-C"} again to quit at once)`);
-    interrupt(signal);
+    cancel.interrupt(signal);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  let result: SessionRunResult;
   try {
-    result = await session.run(fitted, { emit, signal: controller.signal });
+    return await session.run(task, { emit, signal: cancel.controller.signal });
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await session.close();
   }
+}
 
-  const verdict = schema && result.stop === "done" && !result.refused ? schema.check(result.text) : undefined;
-  const interrupted = signalled !== undefined && result.stop === "aborted" ? signalled : undefined;
-  const exceeded = budget?.exceeded();
-  const subtype = resultSubtype(result, { interrupted, budget, schemaFailed: verdict?.ok === false });
-  const outcome: HeadlessOutcome = {
-    result,
-    subtype,
-    sessionId: session.transcript.id,
-    model: prepared.model,
-    provider: config.provider,
-    durationMs: Math.round(performance.now() - started),
-    durationApiMs: Math.round(tracker.apiMs()),
-    costUsd: price ? costOf(addUsage(result.stats.usage, result.subagentStats.usage), price) : null,
-    denials: tracker.denials,
-    structured: verdict ? (verdict.ok ? { value: verdict.value } : { error: verdict.error }) : undefined,
-    signal: interrupted,
-    budget: exceeded,
-    persisted: headless.persist,
-  };
-
-  if (config.outputFormat !== "text") {
+/** Prints the answer (or the result object) and the closing lines; returns the exit code. */
+function finishRun(
+  outcome: HeadlessOutcome,
+  format: PreparedRun["config"]["outputFormat"],
+  log: (line: string) => void,
+): number {
+  const { result } = outcome;
+  if (format !== "text") {
     process.stdout.write(`${JSON.stringify(resultObject(outcome))}\n`);
   } else if (result.text) {
     // Piped, the answer is passed on byte for byte; on a terminal it is neutralised.
     const text = process.stdout.isTTY ? neutraliseTerminalText(result.text) : result.text;
     process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   }
-  if (config.outputFormat === "text") log(formatStatsLine(result.stats, result.subagentStats));
-  if (verdict?.ok === false) {
-    log(`hx: the final answer does not match --output-schema: ${verdict.error}`);
+  if (format === "text") log(formatStatsLine(result.stats, result.subagentStats));
+  if (outcome.structured && "error" in outcome.structured) {
+    log(`hx: the final answer does not match --output-schema: ${outcome.structured.error}`);
     return EXIT.error;
   }
-  if (exceeded) {
+  if (outcome.budget) {
     log(`hx: ${result.error?.message ?? "stopped at the budget."}`);
     return EXIT.budget;
   }
-  const code = reportOutcome(result, log, config.outputFormat === "json");
+  const code = reportOutcome(result, log, format === "json");
   // Cancelled by a signal: the shell's convention for "interrupted" (128 + the signal's number).
-  if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+  if (outcome.signal) return outcome.signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
   return code;
 }
 

@@ -8,16 +8,27 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 /** Adds `hx mcp list|add|remove|approve|login|logout|reset-project-choices`. */
 export function registerMcpCommand(program: Command): Command {
-  const cwdOf = (command: Command): string =>
-    path.resolve((command.optsWithGlobals().cwd as string | undefined) ?? process.cwd());
-  const run = async (work: Promise<number>) => {
-    process.exitCode = await work;
-  };
-
   const mcp = program
     .command("mcp")
     .description("MCP servers: list, add, remove and approve them (see docs/mcp.md)");
+  addListCommand(mcp);
+  addAddCommand(mcp);
+  addRemoveCommand(mcp);
+  addApproveCommand(mcp);
+  addLoginCommand(mcp);
+  addLogoutCommand(mcp);
+  addResetProjectChoicesCommand(mcp);
+  return mcp;
+}
 
+const cwdOf = (command: Command): string =>
+  path.resolve((command.optsWithGlobals().cwd as string | undefined) ?? process.cwd());
+
+const run = async (work: Promise<number>) => {
+  process.exitCode = await work;
+};
+
+function addListCommand(mcp: Command): void {
   mcp
     .command("list")
     .description("the configured servers: status, tools, prompts and schema tokens (starts approved ones)")
@@ -28,7 +39,9 @@ export function registerMcpCommand(program: Command): Command {
       const { listServers } = await load();
       await run(listServers(cwdOf(command), options));
     });
+}
 
+function addAddCommand(mcp: Command): void {
   mcp
     .command("add")
     .description("add a server: hx mcp add NAME -- command args…, or hx mcp add --transport http NAME URL")
@@ -57,7 +70,9 @@ export function registerMcpCommand(program: Command): Command {
         await run(addServer(cwdOf(command), { name, target, args, ...options }));
       },
     );
+}
 
+function addRemoveCommand(mcp: Command): void {
   mcp
     .command("remove")
     .description("remove a server from the settings or .mcp.json that define it")
@@ -68,7 +83,9 @@ export function registerMcpCommand(program: Command): Command {
       const { removeServer } = await load();
       await run(removeServer(cwdOf(command), name, options.scope));
     });
+}
 
+function addApproveCommand(mcp: Command): void {
   mcp
     .command("approve")
     .description("start this project's servers (from .mcp.json or project settings) from now on")
@@ -79,7 +96,9 @@ export function registerMcpCommand(program: Command): Command {
       const { approveServers } = await load();
       await run(approveServers(cwdOf(command), names, options.all === true));
     });
+}
 
+function addLoginCommand(mcp: Command): void {
   mcp
     .command("login")
     .description(
@@ -92,7 +111,9 @@ export function registerMcpCommand(program: Command): Command {
       const { loginServer } = await import("./mcp-login.js");
       await run(loginServer(cwdOf(command), name, options));
     });
+}
 
+function addLogoutCommand(mcp: Command): void {
   mcp
     .command("logout")
     .description("forget the OAuth tokens and client registration hx keeps for a server")
@@ -103,7 +124,9 @@ export function registerMcpCommand(program: Command): Command {
       const { logoutServer } = await import("./mcp-login.js");
       await run(logoutServer(cwdOf(command), name, options));
     });
+}
 
+function addResetProjectChoicesCommand(mcp: Command): void {
   mcp
     .command("reset-project-choices")
     .description("forget which of this project's servers were approved or declined (hx asks again)")
@@ -112,5 +135,4 @@ export function registerMcpCommand(program: Command): Command {
       const { resetChoices } = await load();
       await run(resetChoices(cwdOf(command)));
     });
-  return mcp;
 }

@@ -72,56 +72,9 @@ export async function runImprove<O extends { descriptions?: Readonly<Record<stri
     );
     return 2;
   }
-  const start = flags.description?.trim() ?? skill.description;
-  const notes: string[] = [];
-  const say = (line: string) => {
-    notes.push(line);
-    if (!flags.json) io.err(`${line}\n`);
-  };
-  const attempts: Attempt[] = [];
-  const tryDescription = async (iteration: number, description: string) => {
-    const result = await evaluate(plan, { ...options, descriptions: { [skill.name]: description } });
-    const attempt = { iteration, description, result };
-    attempts.push(attempt);
-    if (!flags.json)
-      io.err(
-        `iteration ${iteration}: train ${figure(result.train)}  validation ${figure(result.validation)}  ${JSON.stringify(description)}\n`,
-      );
-    return attempt;
-  };
-  let best = await tryDescription(0, start);
-  for (let iteration = 1; iteration <= iterations; iteration += 1) {
-    const current = attempts[attempts.length - 1]!;
-    if (current.result.train.passed === current.result.train.queries) {
-      say(`iteration ${iteration}: every train query passes; stopping`);
-      break;
-    }
-    const request = improvementRequest(skill, attempts);
-    let text: string;
-    try {
-      const response = await prepared.provider.complete({
-        system: request.system,
-        messages: [userMessage(request.user)],
-        tools: [],
-      });
-      text = response.message.content;
-    } catch (error) {
-      say(`iteration ${iteration}: the model could not be asked (${(error as Error).message}); stopping`);
-      break;
-    }
-    const proposal = parseProposal(text);
-    if ("error" in proposal) {
-      say(`iteration ${iteration}: ${proposal.error}; skipped`);
-      continue;
-    }
-    if (attempts.some((a) => a.description === proposal.description)) {
-      say(`iteration ${iteration}: the model proposed a description already tried; stopping`);
-      break;
-    }
-    const attempt = await tryDescription(iteration, proposal.description);
-    if (beats(attempt.result, best.result)) best = attempt;
-  }
-
+  const { attempts, best, notes } = await improveLoop(prepared, plan, flags, iterations, io, (description) =>
+    evaluate(plan, { ...options, descriptions: { [skill.name]: description } }),
+  );
   const before = attempts[0]!;
   const improved = best !== before;
   const report: ImproveReport = {
@@ -134,31 +87,106 @@ export async function runImprove<O extends { descriptions?: Readonly<Record<stri
     improved,
     notes,
   };
-  if (flags.write && improved) {
-    const content = readFileSync(skill.file, "utf8");
-    const updated = replaceDescription(content, best.description);
-    if (updated === undefined) {
-      io.err(`hx: ${skill.file}: its frontmatter could not be rewritten; the proposal is above\n`);
-    } else {
-      const backup = `${skill.file}.bak`;
-      copyFileSync(skill.file, backup);
-      await writeFileAtomic(skill.file, updated, { allowed: () => true });
-      report.written = { file: skill.file, backup };
+  if (flags.write && improved) report.written = await writeBest(skill, best.description, io);
+  if (flags.json) io.out(`${JSON.stringify(report, null, 2)}\n`);
+  else printReport(report, before, best, io);
+  return 0;
+}
+
+/** The attempts in order (0 is the starting description), the best one, and why it stopped. */
+async function improveLoop(
+  prepared: PreparedRun,
+  plan: ImprovePlan,
+  flags: ImproveFlags,
+  iterations: number,
+  io: Io,
+  evaluateDescription: (description: string) => Promise<SkillEvalResult>,
+): Promise<{ attempts: Attempt[]; best: Attempt; notes: string[] }> {
+  const { skill } = plan;
+  const notes: string[] = [];
+  const say = (line: string) => {
+    notes.push(line);
+    if (!flags.json) io.err(`${line}\n`);
+  };
+  const attempts: Attempt[] = [];
+  const tryDescription = async (iteration: number, description: string) => {
+    const result = await evaluateDescription(description);
+    const attempt = { iteration, description, result };
+    attempts.push(attempt);
+    if (!flags.json)
+      io.err(
+        `iteration ${iteration}: train ${figure(result.train)}  validation ${figure(result.validation)}  ${JSON.stringify(description)}\n`,
+      );
+    return attempt;
+  };
+  let best = await tryDescription(0, flags.description?.trim() ?? skill.description);
+  for (let iteration = 1; iteration <= iterations; iteration += 1) {
+    const current = attempts[attempts.length - 1]!;
+    if (current.result.train.passed === current.result.train.queries) {
+      say(`iteration ${iteration}: every train query passes; stopping`);
+      break;
     }
+    const proposal = await propose(prepared, skill, attempts);
+    if ("failed" in proposal) {
+      say(`iteration ${iteration}: the model could not be asked (${proposal.failed}); stopping`);
+      break;
+    }
+    if ("error" in proposal) {
+      say(`iteration ${iteration}: ${proposal.error}; skipped`);
+      continue;
+    }
+    if (attempts.some((a) => a.description === proposal.description)) {
+      say(`iteration ${iteration}: the model proposed a description already tried; stopping`);
+      break;
+    }
+    const attempt = await tryDescription(iteration, proposal.description);
+    if (beats(attempt.result, best.result)) best = attempt;
   }
-  if (flags.json) {
-    io.out(`${JSON.stringify(report, null, 2)}\n`);
-    return 0;
+  return { attempts, best, notes };
+}
+
+/** Asks the model for a better description from the attempts so far. */
+async function propose(
+  prepared: PreparedRun,
+  skill: Skill,
+  attempts: readonly Attempt[],
+): Promise<ReturnType<typeof parseProposal> | { failed: string }> {
+  const request = improvementRequest(skill, attempts);
+  try {
+    const response = await prepared.provider.complete({
+      system: request.system,
+      messages: [userMessage(request.user)],
+      tools: [],
+    });
+    return parseProposal(response.message.content);
+  } catch (error) {
+    return { failed: (error as Error).message };
   }
+}
+
+/** Puts the best description into SKILL.md, the old file kept as SKILL.md.bak. */
+async function writeBest(skill: Skill, description: string, io: Io): Promise<ImproveReport["written"]> {
+  const content = readFileSync(skill.file, "utf8");
+  const updated = replaceDescription(content, description);
+  if (updated === undefined) {
+    io.err(`hx: ${skill.file}: its frontmatter could not be rewritten; the proposal is above\n`);
+    return undefined;
+  }
+  const backup = `${skill.file}.bak`;
+  copyFileSync(skill.file, backup);
+  await writeFileAtomic(skill.file, updated, { allowed: () => true });
+  return { file: skill.file, backup };
+}
+
+function printReport(report: ImproveReport, before: Attempt, best: Attempt, io: Io): void {
   io.out(
-    `${skill.name}: description ${improved ? "improved" : "not improved"} (best of ${attempts.length})\n`,
+    `${report.skill}: description ${report.improved ? "improved" : "not improved"} (best of ${report.attempts.length})\n`,
   );
   io.out(`  before: train ${figure(before.result.train)}  validation ${figure(before.result.validation)}\n`);
   io.out(`  after:  train ${figure(best.result.train)}  validation ${figure(best.result.validation)}\n`);
   io.out(`  proposed description:\n    ${best.description}\n`);
   if (report.written) io.out(`Written to ${report.written.file} (the old file: ${report.written.backup})\n`);
-  else if (improved) io.out(`Put it into SKILL.md with --write (a backup is kept).\n`);
-  return 0;
+  else if (report.improved) io.out(`Put it into SKILL.md with --write (a backup is kept).\n`);
 }
 
 function summary(attempt: Attempt) {

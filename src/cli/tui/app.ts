@@ -13,7 +13,6 @@ import { PromptCompletions } from "./completions.js";
 import { FullScreen } from "./full-screen.js";
 import { HistorySearch } from "./history-search.js";
 import { PromptHistory } from "./prompt-history.js";
-import { createAskers } from "./questions.js";
 import { ScreenSession } from "./screen-session.js";
 import { type KeyEffect, pressKey, type ScreenKey, showConversation, showLine } from "./screen-state.js";
 import { createTheme } from "./theme.js";
@@ -65,10 +64,6 @@ function createApp(cwd: string): App {
     screen.update();
   };
   const runner = new TurnRunner(screen, sessions, log);
-  runner.askers = createAskers(screen, sessions, {
-    interrupt: () => runner.interrupt(),
-    refresh: () => runner.refresh(),
-  });
   const app: App = { screen, sessions, history, runner };
   screen.editor.onSubmit = (text) => submit(app, text);
   screen.tui.addInputListener((data) => onKey(app, data));

@@ -7,7 +7,7 @@ import type { InteractiveHost } from "../interactive-commands.js";
 import type { PendingContext } from "../interactive-turn.js";
 import { runOutcomeLines } from "../run-outcome.js";
 import type { FullScreen } from "./full-screen.js";
-import type { Askers } from "./questions.js";
+import { type Askers, createAskers } from "./questions.js";
 import type { ScreenSession } from "./screen-session.js";
 import {
   conversationCleared,
@@ -37,7 +37,7 @@ export class TurnRunner {
   /** Set when hx is to leave (Ctrl-D, /exit, Ctrl-C twice): resolves `exited`. */
   readonly exited: Promise<void>;
   readonly host: InteractiveHost;
-  askers?: Askers;
+  private readonly askers: Askers;
   private running?: AbortController;
   private readonly pending: PendingContext = { shell: [] };
   private resolveExit?: () => void;
@@ -51,6 +51,10 @@ export class TurnRunner {
       this.resolveExit = resolve;
     });
     this.host = this.createHost();
+    this.askers = createAskers(screen, sessions, {
+      interrupt: () => this.interrupt(),
+      refresh: () => this.refresh(),
+    });
   }
 
   /** The session's facts read again into the status line. */
@@ -156,7 +160,6 @@ export class TurnRunner {
 
   /** What a session is opened with: the log and the askers. */
   openers() {
-    if (!this.askers) throw new Error("the questions are not set up");
     return { log: this.log, ...this.askers };
   }
 }

@@ -3,7 +3,7 @@
 // tools array), for tokens per request and the prefix a provider can cache. Then the start-up
 // time three servers add to the first model request. Sessions are real: createSession with
 // hx's fixture server (test/fixtures/mcp) over stdio, and the real binary for start-up.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +13,14 @@ import type { ModelRequest } from "../src/providers/provider.js";
 import { findBackend, probeBackend } from "../src/sandbox/detect.js";
 import { createSession } from "../src/session/create-session.js";
 import { startFakeModelServer } from "../test/support/fake-model-server.js";
-import { FIXTURE_SERVER, nodeServer, writeMcpConfig } from "../test/support/mcp.js";
+import {
+  EVERYTHING,
+  FILESYSTEM,
+  FIXTURE_SERVER,
+  MEMORY,
+  nodeServer,
+  writeMcpConfig,
+} from "../test/support/mcp.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { median, timedSpawn } from "./measure.js";
 import { PlanModel, type Step } from "./plan-model.js";
@@ -23,6 +30,7 @@ import type { BenchRow } from "./types.js";
 const TOOLS = 200;
 const WINDOW = 128_000;
 const RUNS = 9;
+const REFERENCE_RUNS = Number(process.env.HX_BENCH_ROUNDS ?? 11);
 const SLOW_RUNS = 3;
 
 type Variant = "all schemas" | "catalog + call_mcp_tool" | "catalog + tools array";
@@ -297,9 +305,88 @@ export async function run(): Promise<BenchRow[]> {
       value: `${num(mine.alone)} ms`,
       target: "",
     });
+    rows.push(...(await referenceServerRows(base)));
   } finally {
     process.env.HOME = home;
     rmSync(base, { recursive: true, force: true });
   }
   return rows;
+}
+
+/**
+ * The three reference servers users run (server-everything, -filesystem, -memory, the pinned
+ * dev dependencies, started with node as `npx` would start them once installed: nothing is
+ * downloaded), as a `.mcp.json` starts them (in the OS sandbox where it runs): what they add
+ * to the first model request of `hx agent "hi"`, and how long hx lingers after the model's
+ * last byte with them running (it stops them on its way out). Interleaved with the same run
+ * without servers; medians of the per-round differences.
+ */
+async function referenceServerRows(base: string): Promise<BenchRow[]> {
+  const project = path.join(base, "reference");
+  mkdirSync(path.join(project, ".git"), { recursive: true });
+  const config = writeMcpConfig(path.join(base, "reference.json"), {
+    everything: nodeServer(EVERYTHING, ["stdio"]),
+    filesystem: nodeServer(FILESYSTEM, [project]),
+    memory: nodeServer(MEMORY, [], { MEMORY_FILE_PATH: path.join(project, "memory.jsonl") }),
+  });
+  const server = await startFakeModelServer();
+  server.replyWith((_request, reply) => reply.text("ok"));
+  const env = hxEnv({ HOME: path.join(base, "home"), OPENAI_API_KEY: "sk-bench" });
+  const run = async (extra: string[]) => {
+    const before = server.requests.length;
+    const start = performance.now();
+    const args = [HX_BIN, "agent", "hi", "--provider", "openai", "--base-url", `${server.url}/v1`];
+    const result = await timedSpawn(
+      process.execPath,
+      [...args, "--model", "bench", "-C", project, ...extra],
+      {
+        env,
+      },
+    );
+    const request = server.requests.slice(before).find((r) => r.method === "POST");
+    if (result.code !== 0 || !request?.respondedAt) throw new Error(`bench: hx agent exited ${result.code}`);
+    return { first: request.receivedAt - start, linger: result.exitAt - request.respondedAt };
+  };
+  const without: Array<{ first: number; linger: number }> = [];
+  const withServers: Array<{ first: number; linger: number }> = [];
+  try {
+    for (let i = 0; i < REFERENCE_RUNS; i++) {
+      const order = i % 2 === 0 ? [false, true] : [true, false];
+      for (const servers of order) {
+        if (servers) withServers.push(await run(["--mcp-config", config]));
+        else without.push(await run([]));
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  const added = median(withServers.map((w, i) => w.first - without[i].first));
+  const linger = median(withServers.map((w) => w.linger));
+  const lingerAlone = median(without.map((w) => w.linger));
+  const load = os.loadavg()[0].toFixed(1);
+  const codex = spawnSync("codex", ["--version"], { stdio: "ignore" });
+  const codexInstalled = !codex.error && codex.status === 0;
+  return [
+    {
+      area: "mcp",
+      metric: `3 reference servers (everything, filesystem, memory; sandboxed): added time to the first request (median of ${REFERENCE_RUNS} pairs; without servers ${num(median(without.map((w) => w.first)))} ms; load ${load})`,
+      value: `+${num(added)} ms`,
+      target: "≤ 0.8× Codex's",
+    },
+    {
+      area: "mcp",
+      metric: "  the same in Codex (codex exec, same servers and server)",
+      value: codexInstalled
+        ? "n/a (codex is installed: measure it with the same three servers by hand)"
+        : "n/a (no codex binary on PATH)",
+      target: "hx ≤ 0.8× (optional)",
+    },
+    {
+      area: "exit",
+      metric: `last response byte → process exit with the 3 reference servers running (without: ${num(lingerAlone)} ms)`,
+      value: `${num(linger)} ms`,
+      target: "≤ 60 ms",
+      ok: linger <= 60,
+    },
+  ];
 }

@@ -92,6 +92,34 @@ const LooseList = (key: string) =>
   z.looseObject({ [key]: z.array(z.unknown()), nextCursor: z.string().optional() });
 
 /**
+ * One page of a list (`prompts/list`, `resources/list`...), items checked by the caller one by
+ * one: the SDK's own result schemas cost tens of ms of CPU per server at start-up (the
+ * reference servers list a hundred resources), taken from the servers still starting.
+ */
+async function looseList(
+  client: Client,
+  method: string,
+  key: string,
+  cursor: string | undefined,
+): Promise<{ items: unknown[]; nextCursor: string | undefined }> {
+  const page = await client.request({ method, params: cursor ? { cursor } : {} }, LooseList(key));
+  const items = page[key];
+  return {
+    items: Array.isArray(items) ? items : [],
+    nextCursor: typeof page.nextCursor === "string" ? page.nextCursor : undefined,
+  };
+}
+
+function isPromptArgument(value: unknown): value is McpPromptInfo["arguments"][number] {
+  const arg = value as { name?: unknown; description?: unknown; required?: unknown } | null;
+  return (
+    typeof arg?.name === "string" &&
+    (arg.description === undefined || typeof arg.description === "string") &&
+    (arg.required === undefined || typeof arg.required === "boolean")
+  );
+}
+
+/**
  * One MCP server: starts it (stdio, or Streamable HTTP falling back to SSE), lists its tools
  * and prompts, makes calls with a timeout and cancellation, and restarts it once when it dies.
  * The SDK is imported here, on first use, so hx without servers never loads it.
@@ -491,8 +519,11 @@ export class McpConnection {
     const resources: Array<{ uri: string; name: string }> = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listResources(cursor ? { cursor } : {});
-      for (const resource of page.resources) resources.push({ uri: resource.uri, name: resource.name });
+      const page = await looseList(client, "resources/list", "resources", cursor);
+      for (const resource of page.items) {
+        const { uri, name } = resource as { uri?: unknown; name?: unknown };
+        if (typeof uri === "string" && typeof name === "string") resources.push({ uri, name });
+      }
       cursor = page.nextCursor;
     } while (cursor && resources.length < RESOURCE_LIMIT);
     this.resources = resources.slice(0, RESOURCE_LIMIT);
@@ -502,9 +533,12 @@ export class McpConnection {
     const templates: McpConnection["resourceTemplates"] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listResourceTemplates(cursor ? { cursor } : {});
-      for (const t of page.resourceTemplates) {
-        templates.push({ uriTemplate: t.uriTemplate, name: t.name, description: t.description });
+      const page = await looseList(client, "resources/templates/list", "resourceTemplates", cursor);
+      for (const item of page.items) {
+        const t = item as { uriTemplate?: unknown; name?: unknown; description?: unknown };
+        if (typeof t.uriTemplate !== "string" || typeof t.name !== "string") continue;
+        const description = typeof t.description === "string" ? t.description : undefined;
+        templates.push({ uriTemplate: t.uriTemplate, name: t.name, description });
       }
       cursor = page.nextCursor;
     } while (cursor && templates.length < RESOURCE_LIMIT);
@@ -515,12 +549,16 @@ export class McpConnection {
     const prompts: McpPromptInfo[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listPrompts(cursor ? { cursor } : {});
-      for (const prompt of page.prompts) {
+      const page = await looseList(client, "prompts/list", "prompts", cursor);
+      for (const item of page.items) {
+        const prompt = item as { name?: unknown; description?: unknown; arguments?: unknown };
+        if (typeof prompt.name !== "string") continue;
         prompts.push({
           name: prompt.name,
-          description: prompt.description,
-          arguments: prompt.arguments ?? [],
+          description: typeof prompt.description === "string" ? prompt.description : undefined,
+          arguments: Array.isArray(prompt.arguments)
+            ? (prompt.arguments as unknown[]).filter(isPromptArgument)
+            : [],
         });
       }
       cursor = page.nextCursor;

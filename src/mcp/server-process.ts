@@ -4,7 +4,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerPlacement } from "./server-sandbox.js";
 import { LineReader, OVERSIZED_MESSAGE_CODE } from "./stdio-lines.js";
 
-/** How long a stopping server may read its last input before SIGTERM. */
+/** How long after hx's last write a stopping server may still read it, before SIGTERM. */
 const READ_GRACE_MS = 50;
 /** The SDK's stdio framing (newline-delimited JSON-RPC), handed in once the SDK is loaded. */
 export interface StdioFraming {
@@ -28,6 +28,10 @@ export class ServerProcess {
   /** Whether the OS sandbox holds it (set by the launcher). */
   placement?: ServerPlacement;
   private readonly closed: Promise<void>;
+  /** The server's own process has exited (its pipes may still be open in what it started). */
+  private readonly exited: Promise<void>;
+  /** performance.now() of hx's last write to the server's stdin. */
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
   /** True once the program runs, false when it could not be started. */
   private readonly spawned: Promise<boolean>;
 
@@ -53,6 +57,13 @@ export class ServerProcess {
     this.child.stderr?.on("data", (chunk: Buffer) => options.onStderr(chunk.toString("utf8")));
     // A server that stops reading makes writes fail with EPIPE; the close event reports it.
     this.child.stdin?.on("error", () => {});
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => {
+        this.exitCode = code;
+        this.exitSignal = signal;
+        resolve();
+      });
+    });
     this.closed = new Promise((resolve) => {
       this.child.once("close", (code, signal) => {
         this.exitCode = code;
@@ -86,19 +97,22 @@ export class ServerProcess {
   }
 
   /**
-   * Stdin closed, then SIGTERM after at most 50 ms (time to read what was last written, such as
-   * a `notifications/cancelled`; a server that exits on end of input goes sooner, unsignalled),
-   * SIGKILL to the group after a 0.5 s grace.
+   * Stdin closed and SIGTERM to the group, the SIGTERM held back only while hx wrote less than
+   * 50 ms ago (time to read what was last written, such as a `notifications/cancelled`; a
+   * server that exits on end of input goes sooner, unsignalled); SIGKILL to the group after a
+   * 0.5 s grace. Done when the server's process has exited: hx waits for no pipe a child of
+   * it still holds (the group signal reaches those too).
    */
   async stop(): Promise<void> {
     if (this.child.pid === undefined) return;
     this.child.stdin?.end();
     if (!this.running) return;
-    if (await settles(this.closed, READ_GRACE_MS)) return;
+    const grace = READ_GRACE_MS - (performance.now() - this.lastWriteAt);
+    if (grace > 0 && (await settles(this.exited, grace))) return;
     this.signal("SIGTERM");
-    if (await settles(this.closed, 500)) return;
+    if (await settles(this.exited, 500)) return;
     this.signal("SIGKILL");
-    await settles(this.closed, 1000);
+    await settles(this.exited, 1000);
   }
 
   /** The SDK transport over this process's stdin/stdout. */
@@ -130,6 +144,7 @@ export class ServerProcess {
       async send(message) {
         const stdin = proc.child.stdin;
         if (!stdin || !proc.running) throw new Error("Not connected");
+        proc.lastWriteAt = performance.now();
         if (!stdin.write(framing.serializeMessage(message))) {
           await new Promise((resolve) => stdin.once("drain", resolve));
         }

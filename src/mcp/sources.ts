@@ -35,6 +35,8 @@ export interface McpSourceOptions {
   configFiles?: string[];
   /** `--strict-mcp-config`: only the --mcp-config files count. */
   strict?: boolean;
+  /** Called as soon as some file names servers, before their entries are checked. */
+  onServersNamed?: () => void;
 }
 
 const PRECEDENCE: Record<McpScope, number> = { user: 0, project: 1, local: 2, flag: 3 };
@@ -68,6 +70,7 @@ export async function loadMcpConfiguration(options: McpSourceOptions): Promise<M
 
   const found: McpServerDefinition[] = [];
   if (entries.length > 0) {
+    options.onServersNamed?.();
     const { parseServerEntries } = await import("./config.js");
     for (const { raw, file, scope } of entries) {
       const parsed = parseServerEntries(raw, { file, scope });

@@ -1,5 +1,6 @@
-// Stopping a stdio server: stdin closed and SIGTERM sent in the same step (no fixed wait
-// before the signal), SIGKILL to the group only for a server that ignores both.
+// Stopping a stdio server: stdin closed and SIGTERM sent in the same step (held back at most
+// 50 ms after hx's last write, so the server can read it), SIGKILL to the group only for a
+// server that ignores both.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ServerProcess } from "../../src/mcp/server-process.js";
 import { isProcessAlive } from "../../src/process/alive.js";
@@ -9,12 +10,21 @@ afterEach(() => {
   for (const proc of started.splice(0)) proc.signal("SIGKILL");
 });
 
+const FRAMING = {
+  serializeMessage: (message: unknown) => `${JSON.stringify(message)}\n`,
+  deserializeMessage: (line: string) => JSON.parse(line),
+};
+const stderrText = new WeakMap<ServerProcess, string[]>();
+const stderrOf = (proc: ServerProcess) => (stderrText.get(proc) ?? []).join("");
+
 function serve(script: string): ServerProcess {
+  const stderr: string[] = [];
   const proc = new ServerProcess(process.execPath, ["-e", script], {
     env: { PATH: process.env.PATH ?? "" },
     cwd: process.cwd(),
-    onStderr: () => {},
+    onStderr: (text) => stderr.push(text),
   });
+  stderrText.set(proc, stderr);
   started.push(proc);
   return proc;
 }
@@ -29,11 +39,29 @@ async function ready(proc: ServerProcess): Promise<void> {
 }
 
 describe("ServerProcess.stop", () => {
-  it("closes stdin at once and sends SIGTERM after the short read grace, not a 0.5 s wait", async () => {
+  it("closes stdin and sends SIGTERM in the same step when nothing was written lately", async () => {
     // Ignores end of input; exits on SIGTERM.
     const proc = serve(`process.stdin.resume(); setInterval(() => {}, 1000); process.stdout.write("ready");`);
     await ready(proc);
     const signal = vi.spyOn(proc, "signal");
+    const stopping = proc.stop();
+    expect(proc.child.stdin?.writableEnded).toBe(true);
+    expect(signal.mock.calls).toEqual([["SIGTERM"]]);
+    await stopping;
+    expect(proc.exitSignal).toBe("SIGTERM");
+    expect(signal.mock.calls).toEqual([["SIGTERM"]]);
+  });
+
+  it("after a write, lets the server read it for the short grace before SIGTERM", async () => {
+    // Writes what it read to stderr; ignores end of input; exits on SIGTERM.
+    const proc = serve(
+      `process.stdin.on("data", (d) => process.stderr.write(d)); setInterval(() => {}, 1000); process.stdout.write("ready");`,
+    );
+    const transport = proc.transport(FRAMING, 1024 * 1024);
+    await transport.start();
+    await ready(proc);
+    const signal = vi.spyOn(proc, "signal");
+    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
     const stopping = proc.stop();
     expect(proc.child.stdin?.writableEnded).toBe(true);
     expect(signal.mock.calls).toEqual([]); // it may still read what was written last
@@ -41,7 +69,7 @@ describe("ServerProcess.stop", () => {
     expect(signal.mock.calls).toEqual([["SIGTERM"]]); // well before the 0.5 s SIGKILL grace
     await stopping;
     expect(proc.exitSignal).toBe("SIGTERM");
-    expect(signal.mock.calls).toEqual([["SIGTERM"]]);
+    expect(stderrOf(proc)).toContain("notifications/cancelled");
   });
 
   it("kills a server that ignores stdin closing and SIGTERM", async () => {

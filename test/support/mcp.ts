@@ -15,6 +15,10 @@ export const EVERYTHING = path.join(
   "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
 );
 export const MEMORY = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+export const FILESYSTEM = path.join(
+  REPO_ROOT,
+  "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
+);
 
 /** A `.mcp.json` stdio entry running a node script. */
 export function nodeServer(script: string, args: string[] = [], env?: Record<string, string>) {

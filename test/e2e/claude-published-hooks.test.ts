@@ -143,6 +143,26 @@ describe("a secrets guard: sensitive-canary", () => {
     expect(allRequests()).not.toContain("sk-live-do-not-leak");
   });
 
+  it("its UserPromptSubmit hook refuses a prompt carrying a token: nothing reaches the model", async () => {
+    writeSettings(h.work, {
+      hooks: {
+        UserPromptSubmit: [
+          {
+            hooks: [
+              commandHook(`node "${path.join(SENSITIVE_CANARY, "dist", "user-prompt-submit-hook.js")}"`),
+            ],
+          },
+        ],
+      },
+    });
+    const token = `ghp_${"1234567890abcdefghijklmnopqrstuvwxyzAB"}`;
+    const run = await h.agent(`push with my token ${token}`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("hx: the prompt was refused:");
+    expect(run.stderr).toContain("[Secret] GitHub Personal Access Token (github-pat)");
+    expect(h.server.requests).toHaveLength(0);
+  });
+
   it("reads the user's prompt from transcript_path: [allow-secret] typed by the user lets the read through", async () => {
     writeSettings(h.work, canary());
     writeFileSync(path.join(h.work, ".env"), "API_TOKEN=sk-live-allowed\n");

@@ -46,74 +46,12 @@ const INIT_PROMPT =
  */
 export function interactiveCommands(host: InteractiveHost): SlashCommand[] {
   const own: SlashCommand[] = [
-    {
-      name: "help",
-      usage: "/help",
-      description: "commands, skills and keys",
-      run: (_args, io) => io.print(helpText(host, commands)),
-    },
-    {
-      name: "clear",
-      usage: "/clear",
-      description: "start a new conversation (the mode and model stay)",
-      async run(_args, io) {
-        // Only the conversation goes: the choices made in this session stay.
-        const before = host.session();
-        const mode = before.permissions.mode;
-        const model = before.model.model;
-        await host.newConversation();
-        const after = host.session();
-        if (after.permissions.mode !== mode) {
-          after.permissions.set(mode);
-          host.modeChanged(mode);
-        }
-        if (after.model.model !== model) await host.switchModel(model);
-        io.print(
-          `New conversation. Kept: permission mode ${mode}, model ${after.model.name}/${after.model.model}.`,
-        );
-      },
-    },
-    {
-      name: "model",
-      usage: "/model [name]",
-      description: "show the model, or answer with another one",
-      async run(args, io) {
-        const provider = host.session().model;
-        if (!args) {
-          io.print(`Model: ${provider.name}/${provider.model}. Change it with /model NAME.`);
-          return;
-        }
-        await host.switchModel(args);
-        const window = host.session().model.contextWindow.toLocaleString("en-US");
-        io.print(
-          `Model: ${provider.name}/${args} from the next prompt on (context window ${window} tokens).`,
-        );
-      },
-    },
-    {
-      name: "mode",
-      usage: "/mode [mode]",
-      description: `show or set the permission mode (${PERMISSION_MODES.join(", ")}; Shift+Tab cycles)`,
-      run(args, io) {
-        const { permissions } = host.session();
-        if (!args)
-          return io.print(`Permission mode: ${permissions.mode}. Modes: ${PERMISSION_MODES.join(", ")}.`);
-        if (!isPermissionMode(args))
-          return io.print(`Unknown permission mode '${args}'. Use one of: ${PERMISSION_MODES.join(", ")}.`);
-        permissions.set(args);
-        host.modeChanged(args);
-        io.print(`Permission mode: ${args}.`);
-      },
-    },
-    {
-      name: "cost",
-      usage: "/cost",
-      description: "tokens used and what they cost",
-      run(_args, io) {
-        const session = host.session();
-        io.print(formatCostReport(session.total.usage, session.model.model, host.prices));
-      },
-    },
+    // /help lists the commands as they are when it runs (a /clear brings a new session's).
+    helpCommand(host, () => interactiveCommands(host)),
+    clearCommand(host),
+    modelCommand(host),
+    modeCommand(host),
+    costCommand(host),
     {
       name: "init",
       usage: "/init",
@@ -123,30 +61,105 @@ export function interactiveCommands(host: InteractiveHost): SlashCommand[] {
     { name: "exit", usage: "/exit", description: "leave (also /quit, Ctrl-D)", run: () => host.exit() },
     { name: "quit", usage: "/quit", description: "leave", run: () => host.exit() },
   ];
-  const session = (): SlashCommand[] =>
-    host
-      .session()
-      .commands.map((command) =>
-        command.name === "resume" ? withConversationShown(command, host) : command,
-      );
-  // Commands the session brings only when there is something to show: said plainly otherwise.
-  const absent: SlashCommand[] = [
-    {
-      name: "mcp",
-      usage: "/mcp",
-      description: "MCP servers (none configured)",
-      run: (_args, io) =>
-        io.print(
-          "No MCP server is configured. Add one with `hx mcp add NAME -- command …`, in .mcp.json, or with --mcp-config FILE (docs/mcp.md).",
-        ),
-    },
-  ];
-  const commands = (): SlashCommand[] => {
-    const fromSession = session();
-    const names = new Set([...own, ...fromSession].map((c) => c.name));
-    return [...own, ...fromSession, ...absent.filter((c) => !names.has(c.name))];
+  const fromSession = host
+    .session()
+    .commands.map((command) => (command.name === "resume" ? withConversationShown(command, host) : command));
+  const names = new Set([...own, ...fromSession].map((c) => c.name));
+  return [...own, ...fromSession, ...ABSENT_COMMANDS.filter((c) => !names.has(c.name))];
+}
+
+/** Commands the session brings only when there is something to show: said plainly otherwise. */
+const ABSENT_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: "mcp",
+    usage: "/mcp",
+    description: "MCP servers (none configured)",
+    run: (_args, io) =>
+      io.print(
+        "No MCP server is configured. Add one with `hx mcp add NAME -- command …`, in .mcp.json, or with --mcp-config FILE (docs/mcp.md).",
+      ),
+  },
+];
+
+function helpCommand(host: InteractiveHost, commands: () => SlashCommand[]): SlashCommand {
+  return {
+    name: "help",
+    usage: "/help",
+    description: "commands, skills and keys",
+    run: (_args, io) => io.print(helpText(host, commands)),
   };
-  return commands();
+}
+
+function clearCommand(host: InteractiveHost): SlashCommand {
+  return {
+    name: "clear",
+    usage: "/clear",
+    description: "start a new conversation (the mode and model stay)",
+    async run(_args, io) {
+      // Only the conversation goes: the choices made in this session stay.
+      const before = host.session();
+      const mode = before.permissions.mode;
+      const model = before.model.model;
+      await host.newConversation();
+      const after = host.session();
+      if (after.permissions.mode !== mode) {
+        after.permissions.set(mode);
+        host.modeChanged(mode);
+      }
+      if (after.model.model !== model) await host.switchModel(model);
+      io.print(
+        `New conversation. Kept: permission mode ${mode}, model ${after.model.name}/${after.model.model}.`,
+      );
+    },
+  };
+}
+
+function modelCommand(host: InteractiveHost): SlashCommand {
+  return {
+    name: "model",
+    usage: "/model [name]",
+    description: "show the model, or answer with another one",
+    async run(args, io) {
+      const provider = host.session().model;
+      if (!args) {
+        io.print(`Model: ${provider.name}/${provider.model}. Change it with /model NAME.`);
+        return;
+      }
+      await host.switchModel(args);
+      const window = host.session().model.contextWindow.toLocaleString("en-US");
+      io.print(`Model: ${provider.name}/${args} from the next prompt on (context window ${window} tokens).`);
+    },
+  };
+}
+
+function modeCommand(host: InteractiveHost): SlashCommand {
+  return {
+    name: "mode",
+    usage: "/mode [mode]",
+    description: `show or set the permission mode (${PERMISSION_MODES.join(", ")}; Shift+Tab cycles)`,
+    run(args, io) {
+      const { permissions } = host.session();
+      if (!args)
+        return io.print(`Permission mode: ${permissions.mode}. Modes: ${PERMISSION_MODES.join(", ")}.`);
+      if (!isPermissionMode(args))
+        return io.print(`Unknown permission mode '${args}'. Use one of: ${PERMISSION_MODES.join(", ")}.`);
+      permissions.set(args);
+      host.modeChanged(args);
+      io.print(`Permission mode: ${args}.`);
+    },
+  };
+}
+
+function costCommand(host: InteractiveHost): SlashCommand {
+  return {
+    name: "cost",
+    usage: "/cost",
+    description: "tokens used and what they cost",
+    run(_args, io) {
+      const session = host.session();
+      io.print(formatCostReport(session.total.usage, session.model.model, host.prices));
+    },
+  };
 }
 
 /** `/resume ID` puts the resumed conversation on screen. */

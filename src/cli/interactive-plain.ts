@@ -1,9 +1,10 @@
 import readline from "node:readline";
 import pc from "picocolors";
+import type { EventSink } from "../core/events.js";
 import type { Message } from "../core/messages.js";
 import type { AgentSession, SessionRunResult } from "../session/agent-session.js";
 import type { InteractiveHost } from "./interactive-commands.js";
-import type { InteractiveSetup } from "./interactive-setup.js";
+import type { InteractiveSetup, SessionIO } from "./interactive-setup.js";
 import { type PendingContext, runSubmission } from "./interactive-turn.js";
 import { editsChoice } from "./permission-choices.js";
 import { runOutcomeLines, sessionEndLines } from "./run-outcome.js";
@@ -19,6 +20,13 @@ import { formatStatsLine } from "./trace-format.js";
 import { VERSION } from "./version.js";
 
 const PROMPT = "hx >> ";
+
+/** The line mode's changing parts: the session (a new one after /clear), the turn under way. */
+interface PlainState {
+  session: AgentSession;
+  running?: AbortController;
+  exiting: boolean;
+}
 
 /**
  * The line-mode session: for pipes, `TERM=dumb` and terminals that cannot take the full-screen
@@ -38,24 +46,9 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
   // servers), so no typed or piped line is missed: readline drops lines nobody listens to.
   const typed = rl[Symbol.asyncIterator]();
   // Questions can come while the session opens (project MCP servers): before there is a mode to change.
-  let opened: AgentSession | undefined;
-  const ask = process.stdin.isTTY
-    ? createTerminalAsker({
-        readline: rl,
-        output: process.stderr,
-        choiceContext: () => (opened ? editsChoice(opened.permissions) : {}),
-      })
-    : undefined;
-  const askNetwork = process.stdin.isTTY
-    ? createTerminalNetworkAsker({ readline: rl, output: process.stderr })
-    : undefined;
-  // Servers' forms (MCP elicitation) are asked one line per field on the same readline.
-  const askLine = process.stdin.isTTY
-    ? (question: string, signal: AbortSignal) => askOnReadline(rl, question, signal)
-    : undefined;
-  const askPlan = process.stdin.isTTY ? createPlanAsker({ readline: rl, output: process.stderr }) : undefined;
-  let session: AgentSession = await setup.openSession({ log, ask, askNetwork, askLine, askPlan });
-  opened = session;
+  let state: PlainState | undefined;
+  const io = sessionIO(rl, log, () => state?.session);
+  state = { session: await setup.openSession(io), exiting: false };
   const render = createTerminalRenderer({
     stdout: process.stdout,
     stderr: process.stderr,
@@ -63,43 +56,9 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
     showReasoning: true,
     verbose: prepared.config.verbose,
   });
-  let exiting = false;
-  const host: InteractiveHost = {
-    session: () => session,
-    prices: setup.prices,
-    async newConversation() {
-      await session.close();
-      session = await setup.openSession({ log, ask, askNetwork, askLine, askPlan }, { fresh: true });
-      opened = session;
-    },
-    showConversation: (messages) => printConversation(messages),
-    async sendPrompt(text, signal) {
-      report(await session.run(text, { emit: render, signal }), log);
-    },
-    switchModel: (name) => setup.switchModel(session, name),
-    modeChanged: () => {},
-    exit: () => {
-      exiting = true;
-    },
-    keys: [
-      ["Ctrl-C", "cancel the running turn (at the prompt: clear the line)"],
-      ["Ctrl-D", "leave"],
-    ],
-  };
-  const pending: PendingContext = { shell: [] };
-
-  let running: AbortController | undefined;
-  rl.on("SIGINT", () => {
-    if (running) {
-      running.abort();
-      return;
-    }
-    rl.write(null, { ctrl: true, name: "u" });
-    process.stdout.write(`\n${pc.dim("(Ctrl-D or /exit to quit)")}\n`);
-    rl.prompt();
-  });
-
-  const provider = session.model;
+  const host = plainHost(setup, state, io, render);
+  onCtrlC(rl, state);
+  const provider = state.session.model;
   process.stdout.write(
     `${pc.bold("hx")} ${VERSION} · ${provider.name}/${provider.model} · ${prepared.cwd}\n`,
   );
@@ -107,25 +66,104 @@ export async function runPlainInteractive(setup: InteractiveSetup): Promise<numb
   const lines = setup.firstPrompt
     ? prependLine(setup.firstPrompt, typed)
     : { [Symbol.asyncIterator]: () => typed };
+  await readLines(rl, lines, state, host, render, log);
+  rl.close();
+  await state.session.close();
+  process.stdout.write("\n");
+  for (const line of sessionEndLines(state.session)) log(pc.dim(line));
+  return 0;
+}
+
+/** The session's questions on the readline, when a person is at the terminal (none otherwise). */
+function sessionIO(
+  rl: readline.Interface,
+  log: (line: string) => void,
+  opened: () => AgentSession | undefined,
+): SessionIO {
+  if (!process.stdin.isTTY) return { log };
+  return {
+    log,
+    ask: createTerminalAsker({
+      readline: rl,
+      output: process.stderr,
+      choiceContext: () => {
+        const session = opened();
+        return session ? editsChoice(session.permissions) : {};
+      },
+    }),
+    askNetwork: createTerminalNetworkAsker({ readline: rl, output: process.stderr }),
+    // Servers' forms (MCP elicitation) are asked one line per field on the same readline.
+    askLine: (question: string, signal: AbortSignal) => askOnReadline(rl, question, signal),
+    askPlan: createPlanAsker({ readline: rl, output: process.stderr }),
+  };
+}
+
+function plainHost(
+  setup: InteractiveSetup,
+  state: PlainState,
+  io: SessionIO,
+  render: EventSink,
+): InteractiveHost {
+  return {
+    session: () => state.session,
+    prices: setup.prices,
+    async newConversation() {
+      await state.session.close();
+      state.session = await setup.openSession(io, { fresh: true });
+    },
+    showConversation: (messages) => printConversation(messages),
+    async sendPrompt(text, signal) {
+      report(await state.session.run(text, { emit: render, signal }), io.log);
+    },
+    switchModel: (name) => setup.switchModel(state.session, name),
+    modeChanged: () => {},
+    exit: () => {
+      state.exiting = true;
+    },
+    keys: [
+      ["Ctrl-C", "cancel the running turn (at the prompt: clear the line)"],
+      ["Ctrl-D", "leave"],
+    ],
+  };
+}
+
+/** Ctrl-C cancels the running turn; at the prompt it clears the line. */
+function onCtrlC(rl: readline.Interface, state: PlainState): void {
+  rl.on("SIGINT", () => {
+    if (state.running) {
+      state.running.abort();
+      return;
+    }
+    rl.write(null, { ctrl: true, name: "u" });
+    process.stdout.write(`\n${pc.dim("(Ctrl-D or /exit to quit)")}\n`);
+    rl.prompt();
+  });
+}
+
+/** Runs each line (a prompt, a command, `!cmd`) until the input ends or /exit. */
+async function readLines(
+  rl: readline.Interface,
+  lines: AsyncIterable<string>,
+  state: PlainState,
+  host: InteractiveHost,
+  render: EventSink,
+  log: (line: string) => void,
+): Promise<void> {
+  const pending: PendingContext = { shell: [] };
   rl.prompt();
   for await (const line of lines) {
-    running = new AbortController();
+    state.running = new AbortController();
     const io = {
       emit: render,
-      signal: running.signal,
+      signal: state.running.signal,
       print: (text: string) => process.stdout.write(`${text}\n`),
     };
     const result = await runSubmission(host, line, io, pending);
     if (result) report(result, log);
-    running = undefined;
-    if (exiting) break;
+    state.running = undefined;
+    if (state.exiting) break;
     rl.prompt();
   }
-  rl.close();
-  await session.close();
-  process.stdout.write("\n");
-  for (const line of sessionEndLines(session)) log(pc.dim(line));
-  return 0;
 }
 
 const OUTCOME_COLOUR = { warn: pc.yellow, error: pc.red, info: (text: string) => text };

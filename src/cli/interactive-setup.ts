@@ -26,7 +26,7 @@ export interface InteractiveSetup {
 }
 
 /** Where a front end's session writes its lines and asks its questions. */
-interface SessionIO {
+export interface SessionIO {
   log: (line: string) => void;
   ask?: PermissionAsker;
   /** The network allow-list's question (line mode); without it, `ask` asks it as a permission. */

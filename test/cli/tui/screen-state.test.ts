@@ -14,6 +14,7 @@ import {
   type ScreenState,
   type SessionFacts,
   sessionChanged,
+  showConversation,
   showLine,
   spinnerLine,
   startTurn,
@@ -106,6 +107,39 @@ describe("a tool call on screen", () => {
     expect(shown).not.toContain("half an ans");
     expect(shown).toContain("retrying in 1.0s (attempt 2): HTTP 500");
     expect(lines().slice(-2)).toEqual(["task: look around", "  ○ bash command=make"]);
+  });
+});
+
+describe("the transcript", () => {
+  it("a result the tool already put on screen (the todo list) is not shown twice", () => {
+    const { state, send, lines } = screen();
+    const todo = { id: "t1", name: "todo_write", arguments: "{}" };
+    send({ type: "tool_call", call: todo, args: {} });
+    showLine(state, "info", "[ ] read the code");
+    send({
+      type: "tool_result",
+      call: todo,
+      result: { role: "tool", toolCallId: "t1", toolName: "todo_write", content: "[ ] read the code" },
+      blocked: false,
+    });
+    expect(lines().join("\n").split("[ ] read the code").length - 1).toBe(1);
+  });
+
+  it("a resumed conversation shows its prompts, answers and calls with their results", () => {
+    const { state, lines } = screen();
+    showConversation(state, [
+      { role: "user", content: "build it" },
+      { role: "assistant", content: "On it.", toolCalls: [call] },
+      { role: "tool", toolCallId: "c1", toolName: "bash", content: "failed: no Makefile", isError: true },
+    ]);
+    expect(lines()).toEqual([
+      "",
+      "> build it",
+      "",
+      "On it.",
+      "● bash command=make",
+      "  ⎿ failed: no Makefile",
+    ]);
   });
 });
 

@@ -7,7 +7,7 @@ import { bashKillParameters } from "../src/background/bash-kill-tool.js";
 import { bashOutputParameters } from "../src/background/bash-output-tool.js";
 import { exitPlanModeParameters } from "../src/plan/exit-plan-mode-tool.js";
 import { loadSkillParameters } from "../src/skills/load-skill-tool.js";
-import { taskParameters, taskParametersWithoutSkills } from "../src/subagent/task-tool.js";
+import { taskParameters } from "../src/subagent/task-tool.js";
 import { taskCreateParameters } from "../src/tasks/task-create-tool.js";
 import { taskGetParameters } from "../src/tasks/task-get-tool.js";
 import { taskListParameters } from "../src/tasks/task-list-tool.js";
@@ -32,7 +32,6 @@ export const BUILT_IN_PARAMETERS: Record<string, (zod: Zod) => ZodType> = {
   grep: grepParameters,
   todo_write: todoWriteParameters,
   task: taskParameters,
-  "task-without-skills": taskParametersWithoutSkills,
   load_skill: loadSkillParameters,
   task_create: taskCreateParameters,
   task_update: taskUpdateParameters,

@@ -15,6 +15,11 @@ export interface LoopState {
   emit: EventSink;
   signal: AbortSignal;
   /**
+   * Nobody watches this run (a background subagent): a call that would be asked is refused as
+   * in a headless run, never put to a user who is busy with something else.
+   */
+  unattended?: boolean;
+  /**
    * Ends the run at the next safe point (after the current tool call; calls not yet run get
    * a "not run" result), with `stop: "ended"`. `reason` is a sentence for the user. The first
    * reason wins.

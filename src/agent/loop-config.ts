@@ -19,6 +19,8 @@ export interface AgentLoopConfig {
   extensions: LoopExtension[];
   emit: EventSink;
   signal?: AbortSignal;
+  /** Nobody watches this run (a background subagent): extensions must not ask the user. */
+  unattended?: boolean;
 }
 
 /** A run's fresh state: turn 0, no counts yet; `endRun` is how an extension ends the run. */
@@ -33,6 +35,7 @@ export function newLoopState(
     stats: emptyStats(),
     emit: config.emit,
     signal: config.signal ?? new AbortController().signal,
+    unattended: config.unattended === true,
     endRun,
   };
 }

@@ -11,7 +11,10 @@ export type JobState =
 /** Output kept per job; past it, the oldest unread part is dropped (and counted). */
 const KEEP_CHARS = 1024 * 1024;
 
-/** One command running in the background. */
+/** What runs in a background job: a bash command, or a `task` subagent. */
+export type JobKind = "command" | "subagent";
+
+/** One command (or subagent) running in the background. */
 export class BackgroundJob {
   state: JobState = { kind: "running" };
   readonly startedAt = Date.now();
@@ -26,8 +29,10 @@ export class BackgroundJob {
 
   constructor(
     readonly id: string,
+    /** The command line, or the subagent's description. */
     readonly command: string,
     private readonly abort: AbortController,
+    readonly kind: JobKind = "command",
   ) {
     this.ended = new Promise((resolve) => {
       this.markEnded = resolve;
@@ -96,9 +101,16 @@ export class BackgroundJob {
     clearTimeout(timer);
   }
 
-  /** `running for 12 s`, `exited with code 0 after 3 s`, … */
+  /** Everything kept (a subagent's whole answer). */
+  all(): string {
+    return this.output;
+  }
+
+  /** `running for 12 s`, `exited with code 0 after 3 s`, … (a subagent: `finished`, `failed`). */
   describe(now = Date.now()): string {
     const seconds = (to: number) => `${Math.round((to - this.startedAt) / 1000)} s`;
+    if (this.kind === "subagent" && this.state.kind === "exited")
+      return `${this.state.code === 0 ? "finished" : "failed"} after ${seconds(this.endedAt ?? now)}`;
     switch (this.state.kind) {
       case "running":
         return `running for ${seconds(now)}`;
@@ -128,9 +140,10 @@ export class BackgroundJobs {
   start(
     command: string,
     run: (job: BackgroundJob, signal: AbortSignal) => Promise<ProcessEnding>,
+    kind: JobKind = "command",
   ): BackgroundJob {
     const abort = new AbortController();
-    const job = new BackgroundJob(`bg${this.next++}`, command, abort);
+    const job = new BackgroundJob(`bg${this.next++}`, command, abort, kind);
     const first = this.jobs.size === 0;
     this.jobs.set(job.id, job);
     run(job, abort.signal).then(
@@ -139,6 +152,26 @@ export class BackgroundJobs {
     );
     if (first) for (const listener of this.firstStartListeners.splice(0)) listener();
     return job;
+  }
+
+  /**
+   * A subagent as a job: `run` resolves with its answer (the job's output); an error answer
+   * ends it as failed, a cancelled one (bash_kill, hx's exit) as killed.
+   */
+  startSubagent(
+    description: string,
+    run: (signal: AbortSignal) => Promise<{ content: string; isError?: boolean }>,
+  ): BackgroundJob {
+    return this.start(
+      description,
+      async (job, signal) => {
+        const answer = await run(signal);
+        job.write(answer.content);
+        if (signal.aborted) return { kind: "aborted" };
+        return { kind: "exit", code: answer.isError ? 1 : 0 };
+      },
+      "subagent",
+    );
   }
 
   /** Called once, when the first job starts (the session then offers bash_output and bash_kill). */

@@ -5,10 +5,17 @@ import type { BackgroundJob, BackgroundJobs } from "./jobs.js";
 
 const TAIL_LINES = 5;
 const TAIL_CHARS = 600;
+/** A subagent's answer is what the model waited for: it comes whole, up to this. */
+const ANSWER_CHARS = 8_000;
 
-/** One short line per ended job, with the last lines of its output. */
+/** One short line per ended job, with the last lines of its output (a subagent's answer). */
 function endedNotice(jobs: readonly BackgroundJob[]): string {
   const parts = jobs.map((job) => {
+    if (job.kind === "subagent") {
+      const answer = job.all().trim();
+      const shown = answer.length > ANSWER_CHARS ? `${answer.slice(0, ANSWER_CHARS)}…` : answer;
+      return `${job.id} (subagent "${job.command}") ${job.describe()}; its answer:\n${shown || "(none)"}`;
+    }
     const tail = job.tail(TAIL_LINES);
     const cut = tail.length > TAIL_CHARS ? `…${tail.slice(-TAIL_CHARS)}` : tail;
     return `${job.id} (${job.command}) ${job.describe()}${cut ? `; last lines:\n${cut}` : "; no output"}`;

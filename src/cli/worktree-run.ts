@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { findRepoRoot } from "../fs/project-root.js";
 import {
@@ -6,8 +5,8 @@ import {
   describeChanges,
   type HxWorktree,
   newWorktreeName,
+  removeWorktreeIfClean,
   WorktreeError,
-  worktreeChanges,
 } from "../worktrees/index.js";
 import { UsageError } from "./run-config.js";
 
@@ -37,14 +36,9 @@ export function enterWorktree(cwd: string, flag: string | boolean, warn: (line: 
 /** At exit: a worktree with nothing in it goes; one with changes stays, named with how to remove it. */
 function finishWorktree(repoRoot: string, worktree: HxWorktree, warn: (line: string) => void): void {
   try {
-    const changes = worktreeChanges(worktree);
+    const { removed, changes } = removeWorktreeIfClean(repoRoot, worktree);
     const where = path.relative(repoRoot, worktree.path);
-    if (changes.files.length === 0 && changes.commits === 0) {
-      execFileSync("git", ["worktree", "remove", "--force", worktree.path], {
-        cwd: repoRoot,
-        stdio: "ignore",
-      });
-      execFileSync("git", ["branch", "-D", worktree.branch], { cwd: repoRoot, stdio: "ignore" });
+    if (removed) {
       warn(`hx: worktree ${where} had no changes and was removed`);
       return;
     }

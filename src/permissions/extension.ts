@@ -4,6 +4,7 @@ import { errorMessage } from "../core/error-message.js";
 import type { PreparedCall } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
+import type { BashParser } from "./bash-parser.js";
 import { PermissionChecker } from "./checker.js";
 import { type AskCause, describeCall } from "./decide.js";
 import { addAllowRule } from "./local-settings.js";
@@ -32,6 +33,11 @@ export interface PermissionOptions {
   readOnlyCommands?: boolean;
   /** The check to use; default one built from the options above. */
   checker?: PermissionChecker;
+  /**
+   * Loads the bash parser; share one per process (web-tree-sitter initialises once): several
+   * extensions (a subagent's worktree has its own) then use the same grammar.
+   */
+  loadParser?: () => Promise<BashParser>;
   /**
    * Rules something in the session holds for a while (an active skill's allowed-tools and
    * disallowed-tools), read at each call: see scoped-rules.ts for what they may change.
@@ -74,6 +80,7 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
       root: options.workspace?.root ?? options.projectRoot,
       readOnlyCommands: options.readOnlyCommands,
       scopedRules: options.scopedRules,
+      loadParser: options.loadParser,
     });
   options.workspace?.hideFromReads((absolute) => checker.isReadDenied(absolute));
   const settingsFile = options.localSettingsFile ?? localSettingsPath(options.projectRoot);
@@ -112,7 +119,7 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
         return { block: `Permission denied by a PermissionRequest hook: ${hookAnswer.message ?? label}` };
       if (hookAnswer?.behavior === "allow" && decision.cause === "unruled") return undefined;
 
-      if (!options.ask)
+      if (!options.ask || state.unattended)
         return {
           block: headlessDenial(target, decision, alwaysRules, {
             projectSettingsApply: options.projectSettingsApply ?? true,

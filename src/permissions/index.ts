@@ -4,6 +4,7 @@ import { type PermissionRules, parseRules } from "./rules.js";
 
 export type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
 export { type DecisionBand, describeBand } from "./bands.js";
+export { createBashParserLoader } from "./bash-parser.js";
 export { type PermissionCheck, PermissionChecker } from "./checker.js";
 export { describeCall } from "./decide.js";
 export { createPermissionExtension, type PermissionOptions } from "./extension.js";

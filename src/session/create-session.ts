@@ -34,6 +34,7 @@ import { setUpTaskBoard } from "./tasks-setup.js";
 import { setUpTodo } from "./todo-setup.js";
 import { setUpBaseTools } from "./tools-setup.js";
 import { setUpTranscript } from "./transcript-setup.js";
+import { workspaceKits } from "./worktree-isolation.js";
 
 export interface SessionEnvironment {
   cwd: string;
@@ -154,11 +155,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     persist: env.persist,
     toolFor: (name) => registry?.get(name),
   });
-  const shell = await setUpShell(basics, {
-    sandboxMode: env.sandboxMode,
-    askNetwork: env.askNetwork,
-    ask: env.ask,
-  });
+  const shell = await setUpShell(basics, env); // its sandbox mode and questions
   const jobs = new BackgroundJobs();
   const tools = setUpBaseTools({ bash: { ...shell.bash, background: jobs } });
   const instructions = setUpProjectInstructions(basics, { contextWindow: env.contextWindow });
@@ -219,6 +216,8 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     last: checkpoints.subagentExtension ? [checkpoints.subagentExtension] : [],
     promptSections: instructions.promptSections ?? [],
     skills: skills.skills,
+    jobs,
+    kitFor: workspaceKits(basics, env, hooks.hooks.subagentExtension, permissions.forWorkspace),
   });
   const built: Capability[] = [
     transcript,

@@ -1,12 +1,15 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
+import { localSettingsPath } from "../config/settings.js";
 import {
+  createBashParserLoader,
   createPermissionExtension,
   type PermissionAsker,
   type PermissionMode,
   type PermissionOptions,
   permissionsFromSettings,
 } from "../permissions/index.js";
+import type { Workspace } from "../tools/workspace.js";
 
 /** The session's permission mode, changeable between prompts (e.g. by the interactive front end). */
 export interface PermissionModeHandle {
@@ -18,6 +21,11 @@ export interface PermissionsCapability extends Capability {
   /** One instance for the session and its subagents, so an "always" answer holds for all. */
   extension: LoopExtension;
   mode: PermissionModeHandle;
+  /**
+   * The same rules, mode and hooks for another workspace (a subagent's worktree): paths are
+   * matched and protected from its root; "always" answers are still saved to the session's file.
+   */
+  forWorkspace(workspace: Workspace): LoopExtension;
 }
 
 /** Permission rules and mode from settings (`--permission-mode` wins), as a loop extension. */
@@ -49,20 +57,32 @@ export function setUpPermissions(
       current = next;
     },
   };
-  const extension = createPermissionExtension({
-    // Read at each call, so a change through the handle applies to the next tool call.
-    get mode() {
-      return current;
-    },
-    rules,
-    readOnlyCommands,
-    projectRoot: basics.workspace.root,
-    workspace: basics.workspace,
-    ask: options.ask,
-    projectSettingsApply: options.projectSettingsApply,
-    hookPermissions: options.hookPermissions,
-    hookAnswers: options.hookAnswers,
-    scopedRules: options.scopedRules,
-  });
-  return { name: "permissions", extensions: [extension], extension, mode: handle, warnings };
+  const loadParser = createBashParserLoader();
+  const extensionFor = (workspace: Workspace) =>
+    createPermissionExtension({
+      // Read at each call, so a change through the handle applies to the next tool call.
+      get mode() {
+        return current;
+      },
+      rules,
+      readOnlyCommands,
+      projectRoot: workspace.root,
+      workspace,
+      localSettingsFile: localSettingsPath(basics.workspace.root),
+      ask: options.ask,
+      projectSettingsApply: options.projectSettingsApply,
+      hookPermissions: options.hookPermissions,
+      hookAnswers: options.hookAnswers,
+      scopedRules: options.scopedRules,
+      loadParser,
+    });
+  const extension = extensionFor(basics.workspace);
+  return {
+    name: "permissions",
+    extensions: [extension],
+    extension,
+    mode: handle,
+    warnings,
+    forWorkspace: extensionFor,
+  };
 }

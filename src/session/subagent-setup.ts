@@ -1,6 +1,8 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
+import type { BackgroundJobs } from "../background/index.js";
 import type { ToolOutput } from "../core/tool.js";
+import { findRepoRoot } from "../fs/project-root.js";
 import type { SessionHooks } from "../hooks/index.js";
 import { preloadSkills, type Skill } from "../skills/index.js";
 import {
@@ -11,7 +13,9 @@ import {
   type TaskToolDeps,
 } from "../subagent/index.js";
 import type { Tool } from "../tools/tool.js";
+import type { Workspace } from "../tools/workspace.js";
 import { buildSystemPrompt } from "./system-prompt.js";
+import { createWorktreeIsolation, type WorkspaceKit } from "./worktree-isolation.js";
 
 /**
  * `task`: subagents with a fresh context, the base tools, the session's permissions and the
@@ -31,12 +35,21 @@ export function setUpSubagents(
     promptSections: readonly string[];
     /** The session's skills as they are now, for `task`'s `skills: [names]`. */
     skills?: () => readonly Skill[];
+    /** Where `run_in_background` subagents run as jobs (with the background commands). */
+    jobs?: BackgroundJobs;
+    /**
+     * Tools and extensions bound to another workspace (a worktree), for `isolation:
+     * "worktree"`; offered only in a git repository.
+     */
+    kitFor?: (workspace: Workspace) => Promise<WorkspaceKit>;
   },
 ): Capability & { runSubagent: (job: SubagentJob) => Promise<ToolOutput> } {
   const system = buildSystemPrompt(basics.workspace.root, [
     ...options.promptSections,
     SUBAGENT_PROMPT_SECTION,
   ]);
+  const repoRoot = options.kitFor ? findRepoRoot(basics.workspace.root) : undefined;
+  const { kitFor, jobs } = options;
   const deps: TaskToolDeps = {
     provider: basics.model,
     tools: options.baseTools,
@@ -59,6 +72,11 @@ export function setUpSubagents(
           return preload;
         }
       : undefined,
+    startInBackground: jobs ? (description, run) => jobs.startSubagent(description, run).id : undefined,
+    isolate:
+      repoRoot && kitFor
+        ? createWorktreeIsolation({ repoRoot, root: basics.workspace.root, kitFor })
+        : undefined,
   };
   const runner = createSubagentRunner(deps);
   const task = createTaskTool(deps, runner);

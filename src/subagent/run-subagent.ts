@@ -19,6 +19,8 @@ export interface SubagentRunConfig {
   /** The parent's sink. */
   emit: EventSink;
   signal: AbortSignal;
+  /** A background job: its permission questions are refused, never asked. */
+  unattended?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function runSubagent(
       extensions: config.extensions,
       emit: (event) => config.emit({ type: "subagent", label: config.label, event }),
       signal: config.signal,
+      unattended: config.unattended,
     },
     conversation,
   );

@@ -37,15 +37,52 @@ export interface TaskToolDeps {
   offerSkills?: boolean;
   /** Default SUBAGENT_TOOL_NAMES: bash, read_file, write_file, edit_file, glob, grep. */
   allowedTools?: readonly string[];
+  /**
+   * Runs a subagent as a background job (`run_in_background`) and returns the job's id; its
+   * answer reaches the model when it ends. Without it the parameter is not offered.
+   */
+  startInBackground?: (description: string, run: (signal: AbortSignal) => Promise<ToolOutput>) => string;
+  /**
+   * A place of its own for a subagent (`isolation: "worktree"`): a new git worktree with its
+   * own workspace, tools and permission root. Without it the parameter is not offered.
+   */
+  isolate?: (job: { id: string; description: string }) => Promise<IsolatedPlace>;
+}
+
+/** Where an isolated subagent works, and what is said about it when it ends. */
+export interface IsolatedPlace {
+  workspace: Workspace;
+  tools: readonly Tool[];
+  extensions: LoopExtension[];
+  /** Adds the branch and the diff summary to the answer (or removes a worktree left clean). */
+  finish(output: ToolOutput): ToolOutput;
 }
 
 export const taskParameters = (z: Zod) =>
   z.object({
     description: z.string().min(1).describe("A 3-6 word label"),
     prompt: z.string().min(1).describe("What to find or do, and what to report"),
-    agent_type: z.enum(AGENT_TYPES).optional().describe("explore: read-only; general (default): all tools"),
-    skills: z.array(z.string()).optional().describe("From # Skills, preloaded (it cannot load any)"),
+    agent_type: z.enum(AGENT_TYPES).optional().describe("explore: read-only; general: all tools (default)"),
+    skills: z.array(z.string()).optional().describe("Skills to preload (it cannot load any)"),
+    run_in_background: z.boolean().optional().describe("Return now; answer comes when done"),
+    isolation: z.enum(["worktree"]).optional().describe("Edit in its own git worktree"),
   });
+
+type TaskParameter = "skills" | "run_in_background" | "isolation";
+
+/** `task`'s parameters without those the session cannot serve (each costs every request). */
+function taskParametersWithout(omitted: readonly TaskParameter[]) {
+  const mask = Object.fromEntries(omitted.map((name) => [name, true])) as Record<TaskParameter, true>;
+  return (z: Zod) => taskParameters(z).omit(mask) as ReturnType<typeof taskParameters>;
+}
+
+/** The built JSON Schema without the omitted properties (all optional: `required` stays). */
+function taskSchemaWithout(omitted: readonly TaskParameter[]): Record<string, unknown> | undefined {
+  const schema = builtSchema("task");
+  const properties = schema?.properties as Record<string, unknown> | undefined;
+  for (const name of omitted) delete properties?.[name];
+  return schema;
+}
 
 /** task as Claude Code's Task: hx's `explore` / `general` are Claude's `Explore` / `general-purpose`. */
 export const TASK_CLAUDE: ClaudeShape<{ description: string; prompt: string; agent_type?: string }> = {
@@ -63,10 +100,6 @@ export const TASK_CLAUDE: ClaudeShape<{ description: string; prompt: string; age
   response: (_args, output) => ({ content: [{ type: "text", text: output.content }] }),
 };
 
-/** The same without `skills`, for sessions that have none to offer. */
-export const taskParametersWithoutSkills = (z: Zod) =>
-  taskParameters(z).omit({ skills: true }) as ReturnType<typeof taskParameters>;
-
 /** One job for a subagent: what `task` is called with, or a `context: fork` skill. */
 export interface SubagentJob {
   /** The call that started it (Claude Code's `agent_id` for the subagent hooks). */
@@ -81,6 +114,10 @@ export interface SubagentJob {
   provider?: ModelProvider;
   emit: EventSink;
   signal: AbortSignal;
+  /** A background job: nobody can answer its permission questions (they are refused). */
+  unattended?: boolean;
+  /** Its own workspace, tools and extensions (a worktree); default the session's. */
+  place?: Pick<IsolatedPlace, "workspace" | "tools" | "extensions">;
 }
 
 /**
@@ -93,9 +130,11 @@ export function createSubagentRunner(deps: TaskToolDeps): {
   maxTurns: number;
 } {
   const allowed = deps.allowedTools ?? SUBAGENT_TOOL_NAMES;
-  const registries = new Map<AgentType, ToolRegistry>(
-    AGENT_TYPES.map((type) => [type, new ToolRegistry(selectSubagentTools(deps.tools, allowed, type))]),
-  );
+  const registriesFor = (tools: readonly Tool[]) =>
+    new Map<AgentType, ToolRegistry>(
+      AGENT_TYPES.map((type) => [type, new ToolRegistry(selectSubagentTools(tools, allowed, type))]),
+    );
+  const registries = registriesFor(deps.tools);
   const maxTurns = deps.maxTurns ?? SUBAGENT_MAX_TURNS;
   const run = async (job: SubagentJob): Promise<ToolOutput> => {
     let { prompt } = job;
@@ -110,13 +149,14 @@ export function createSubagentRunner(deps: TaskToolDeps): {
       {
         provider: job.provider ?? deps.provider,
         system: deps.systemPrompt,
-        tools: registries.get(job.agentType)!,
-        workspace: deps.workspace,
-        extensions: deps.extensions,
+        tools: (job.place ? registriesFor(job.place.tools) : registries).get(job.agentType)!,
+        workspace: job.place?.workspace ?? deps.workspace,
+        extensions: job.place?.extensions ?? deps.extensions,
         maxTurns,
         label: job.description,
         emit: job.emit,
         signal: job.signal,
+        unattended: job.unattended,
       },
       prompt,
       job.meta,
@@ -154,11 +194,16 @@ export function createSubagentRunner(deps: TaskToolDeps): {
  */
 export function createTaskTool(deps: TaskToolDeps, runner = createSubagentRunner(deps)) {
   const { maxTurns } = runner;
+  const omitted: TaskParameter[] = [
+    ...(deps.offerSkills ? [] : (["skills"] as const)),
+    ...(deps.startInBackground ? [] : (["run_in_background"] as const)),
+    ...(deps.isolate ? [] : (["isolation"] as const)),
+  ];
   return defineTool({
     name: "task",
-    description: `Runs a subagent in a fresh context on a self-contained job (explore code to answer a question, a focused change); only its final answer returns, keeping your context small. It sees only your prompt: include every detail. Stops after ${maxTurns} turns.`,
-    parameters: deps.offerSkills ? taskParameters : taskParametersWithoutSkills,
-    jsonSchema: builtSchema(deps.offerSkills ? "task" : "task-without-skills"),
+    description: `Runs a subagent in a fresh context on a self-contained job (research, a focused edit); only its final answer returns. It sees only your prompt: include every detail. Stops after ${maxTurns} turns.`,
+    parameters: taskParametersWithout(omitted),
+    jsonSchema: taskSchemaWithout(omitted),
     effect: "none",
     claude: TASK_CLAUDE,
     async execute(args, ctx): Promise<ToolOutput> {
@@ -172,7 +217,7 @@ export function createTaskTool(deps: TaskToolDeps, runner = createSubagentRunner
         prompt = `${start}${args.prompt}`;
         meta = { skills: preload.spans };
       }
-      return runner.run({
+      const job: SubagentJob = {
         id: ctx.callId,
         description: args.description,
         prompt,
@@ -180,7 +225,19 @@ export function createTaskTool(deps: TaskToolDeps, runner = createSubagentRunner
         agentType,
         emit: ctx.emit,
         signal: ctx.signal,
-      });
+      };
+      const run = async (signal: AbortSignal, unattended: boolean): Promise<ToolOutput> => {
+        if (args.isolation !== "worktree" || !deps.isolate) return runner.run({ ...job, signal, unattended });
+        const place = await deps.isolate({ id: job.id, description: job.description });
+        return place.finish(await runner.run({ ...job, signal, unattended, place }));
+      };
+      if (!args.run_in_background || !deps.startInBackground) return run(ctx.signal, false);
+      const id = deps.startInBackground(args.description, (signal) =>
+        run(signal, true).catch((error) => toolError(errorMessage(error))),
+      );
+      return {
+        content: `Started the subagent in the background as ${id}; its answer comes to you when it ends (bash_output {"id": "${id}"} waits for it, bash_kill stops it). It cannot ask the user: calls that need a question are refused.`,
+      };
     },
   });
 }

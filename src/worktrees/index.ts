@@ -2,10 +2,12 @@
 export {
   createWorktree,
   describeChanges,
+  diffSummary,
   type HxWorktree,
   listWorktrees,
   newWorktreeName,
   removeWorktree,
+  removeWorktreeIfClean,
   WorktreeError,
   worktreeChanges,
 } from "./worktrees.js";

@@ -72,6 +72,12 @@ export function worktreeChanges(worktree: Pick<HxWorktree, "path" | "base">): Wo
   return { files, commits };
 }
 
+/** The diff summary a subagent reports: `git diff --stat` against its start, committed or not. */
+export function diffSummary(worktree: Pick<HxWorktree, "path" | "base">): string {
+  git(worktree.path, ["add", "-A", "--intent-to-add", "."]);
+  return git(worktree.path, ["diff", "--stat", worktree.base]).trim();
+}
+
 /** Removes a worktree and its branch; refused when it has changes unless `force`. */
 export function removeWorktree(repoRoot: string, name: string, options: { force?: boolean } = {}): void {
   const found = listWorktrees(repoRoot).find((worktree) => worktree.name === name);
@@ -89,8 +95,23 @@ export function removeWorktree(repoRoot: string, name: string, options: { force?
       );
     }
   }
-  git(repoRoot, ["worktree", "remove", "--force", found.path]);
-  git(repoRoot, ["branch", "-D", found.branch]);
+  deleteWorktree(repoRoot, found);
+}
+
+/** Removes a worktree (and its branch) that has no changes and no commits; keeps any other. */
+export function removeWorktreeIfClean(
+  repoRoot: string,
+  worktree: HxWorktree,
+): { removed: boolean; changes: WorktreeChanges } {
+  const changes = worktreeChanges(worktree);
+  const clean = changes.files.length === 0 && changes.commits === 0;
+  if (clean) deleteWorktree(repoRoot, worktree);
+  return { removed: clean, changes };
+}
+
+function deleteWorktree(repoRoot: string, worktree: Pick<HxWorktree, "path" | "branch">): void {
+  git(repoRoot, ["worktree", "remove", "--force", worktree.path]);
+  git(repoRoot, ["branch", "-D", worktree.branch]);
 }
 
 /** hx's worktrees of this repository (`git worktree list`, those under `.hx/worktrees/`). */

@@ -63,6 +63,33 @@ describe("permission extension in the loop", () => {
     expect(winner).toMatchObject({ block: expect.stringContaining("--permission-mode acceptEdits") });
   });
 
+  it("an unattended run (a background subagent) is refused what would be asked, even with an asker", async () => {
+    const ask = vi.fn<PermissionAsker>(async () => "yes");
+    const { extension } = setup({ ask });
+    const tool = fakeBaseTools()[2];
+    const state = {
+      conversation: new Conversation(),
+      turn: 1,
+      stats: { turns: 1, toolCalls: 1, blocked: 0, usage: {} as never },
+      emit: () => {},
+      signal: new AbortController().signal,
+      endRun: () => {},
+    };
+    const call = {
+      ok: true as const,
+      call: { id: "1", name: "write_file", arguments: "{}" },
+      tool,
+      args: { subject: "a.ts" },
+    };
+    expect(await extension.beforeToolCall!(call, { ...state, unattended: true })).toMatchObject({
+      block: expect.stringMatching(/^Permission denied: /),
+    });
+    expect(ask).not.toHaveBeenCalled();
+    // The same call in a watched run is asked.
+    expect(await extension.beforeToolCall!(call, state)).toBeUndefined();
+    expect(ask).toHaveBeenCalledTimes(1);
+  });
+
   it("allowed calls run; rules are matched against ruleSubject", async () => {
     const { root, extension } = setup({ allow: ["bash(git *)"] });
     const tools = fakeBaseTools();

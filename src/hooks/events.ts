@@ -19,12 +19,28 @@ export const HOOK_EVENTS = [
   "Setup",
   "TeammateIdle",
   "TaskCompleted",
+  "ConfigChange",
+  "InstructionsLoaded",
+  "WorktreeCreate",
+  "WorktreeRemove",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
-/** Events hx has no moment for: `Setup` (claude --init), `TeammateIdle` and `TaskCompleted` (agent teams). */
-const UNFIRED_EVENTS: ReadonlySet<HookEventName> = new Set(["Setup", "TeammateIdle", "TaskCompleted"]);
+/**
+ * Events hx has no moment for: `Setup` (claude --init), `TeammateIdle` and `TaskCompleted`
+ * (agent teams), `ConfigChange` (a settings file changed mid-session), `InstructionsLoaded`,
+ * `WorktreeCreate` / `WorktreeRemove` (hooks that replace how Claude Code makes a worktree).
+ */
+const UNFIRED_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "Setup",
+  "TeammateIdle",
+  "TaskCompleted",
+  "ConfigChange",
+  "InstructionsLoaded",
+  "WorktreeCreate",
+  "WorktreeRemove",
+]);
 
 /** Events hx fires: every Claude Code event but those above. */
 export const FIRED_EVENTS: ReadonlySet<HookEventName> = new Set(

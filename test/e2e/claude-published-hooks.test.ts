@@ -260,8 +260,10 @@ describe.skipIf(!HAS_JQ)("a plugin published on npm: selfish-pipeline through hx
     expect(JSON.stringify(messagesOf(h.server.requests[0]))).toContain(
       "[SELFISH PIPELINE ACTIVE] Feature: login-form",
     );
-    // Its prompt and agent hooks (Stop, TaskCompleted) are skipped with a warning, never fatal.
+    // Its prompt and agent hooks (Stop, TaskCompleted) and the events hx has no moment for are
+    // skipped with a warning, never fatal.
     expect(run.stderr).toContain('a "agent" hook was ignored');
+    expect(run.stderr).toContain("hooks.ConfigChange: hx has no ConfigChange moment; its hooks never run.");
   });
 });
 

@@ -98,8 +98,59 @@ export interface SessionHooks {
  * only produces a warning: hooks never stop the agent.
  */
 export function createSessionHooks(options: HooksOptions): SessionHooks {
-  const log = options.log ?? (() => undefined);
-  const subagentPrefix = options.subagentLogPrefix ?? "  ";
+  const hooks = hookRunner(options);
+  const { log, run, subagentPrefix } = hooks;
+  const { registry } = options;
+  return {
+    extension: { ...toolHooks(hooks, "hooks", ""), onStop: stopHook(hooks) },
+    subagentExtension: toolHooks(hooks, "subagent-hooks", subagentPrefix),
+    async runSessionStart(source = "startup") {
+      // No log line: the built-in log hook prints the seed's lines only.
+      return contextOf(await run("SessionStart", { source }, options.emit));
+    },
+    async runSessionEnd(reason) {
+      if (registry.has("SessionEnd")) await run("SessionEnd", { reason }, options.emit);
+    },
+    async runPromptHooks(prompt) {
+      log(hookLogLine.userPromptSubmit(options.workspace.root));
+      const verdict = await run("UserPromptSubmit", { prompt }, options.emit);
+      if (verdict.blocked !== undefined) return { blocked: verdict.blocked };
+      if (verdict.stop !== undefined) return { blocked: verdict.stop };
+      return contextOf(verdict);
+    },
+    runSubagentStart: (info) => subagentStart(hooks, info),
+    runSubagentStop: (info) => subagentStop(hooks, info),
+    answerPermission: (prepared, signal) => permissionRequest(hooks, prepared, signal),
+    async notify(message, type) {
+      if (registry.has("Notification"))
+        await run("Notification", { message, notification_type: type }, options.emit);
+    },
+    runEvent: (event, fields) => run(event, fields, options.emit),
+    permissions: hooks.permissions,
+  };
+}
+
+/** What every hook of a session shares: the options, the log, one way to run an event. */
+interface HookRunner {
+  options: HooksOptions;
+  log: (line: string) => void;
+  subagentPrefix: string;
+  /** Runs an event's hooks and shows their warnings and messages as notices. */
+  run(
+    event: HookEventName,
+    fields: Record<string, unknown>,
+    emit: EventSink | undefined,
+    names?: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<HookVerdict>;
+  /** The tool fields of a payload: Claude Code's name and input, hx's riding along. */
+  toolFields(prepared: PreparedCall): Record<string, unknown>;
+  permissions: HookPermissions;
+  /** Runs that a Stop hook already sent back to work (Claude Code's `stop_hook_active`). */
+  continuedRuns: WeakSet<LoopState>;
+}
+
+function hookRunner(options: HooksOptions): HookRunner {
   const { workspace, registry } = options;
   const dispatchOptions = (signal?: AbortSignal): DispatchOptions => ({
     sessionId: options.sessionId,
@@ -110,49 +161,52 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
     baseEnv: options.baseEnv,
     groups: options.groups,
   });
-  const permissions = new HookPermissions();
-  /** Runs that a Stop hook already sent back to work (Claude Code's `stop_hook_active`). */
-  const continuedRuns = new WeakSet<LoopState>();
-
-  const run = async (
-    event: HookEventName,
-    fields: Record<string, unknown>,
-    emit: EventSink | undefined,
-    names?: readonly string[],
-    signal?: AbortSignal,
-  ): Promise<HookVerdict> => {
-    const verdict = await dispatchHooks(registry, event, fields, { ...dispatchOptions(signal), names });
-    for (const warning of verdict.warnings) emit?.({ type: "notice", level: "warn", text: warning });
-    for (const message of verdict.messages)
-      emit?.({ type: "notice", level: "info", text: `${event} hook: ${message}` });
-    if (verdict.stop !== undefined)
-      emit?.({ type: "notice", level: "warn", text: `${event} hook stopped the run: ${verdict.stop}` });
-    if (options.verbose) {
-      for (const output of verdict.outputs)
-        emit?.({ type: "notice", level: "info", text: `${event} hook: ${output}` });
-      for (const stderr of verdict.stderr)
-        emit?.({ type: "notice", level: "info", text: `stderr of ${stderr}` });
-    }
-    return verdict;
+  return {
+    options,
+    log: options.log ?? (() => undefined),
+    subagentPrefix: options.subagentLogPrefix ?? "  ",
+    async run(event, fields, emit, names, signal) {
+      const verdict = await dispatchHooks(registry, event, fields, { ...dispatchOptions(signal), names });
+      if (emit) showVerdict(event, verdict, emit, options.verbose === true);
+      return verdict;
+    },
+    toolFields: (prepared) => ({
+      tool_name: claudeToolName(prepared.tool),
+      tool_input: claudeToolInput(prepared.tool, prepared.args, workspace),
+      tool_use_id: prepared.call.id,
+      hx_tool_name: prepared.tool.name,
+      hx_tool_input: prepared.args,
+    }),
+    permissions: new HookPermissions(),
+    continuedRuns: new WeakSet<LoopState>(),
   };
+}
 
-  /** The tool fields of a payload: Claude Code's name and input, hx's riding along. */
-  const toolFields = (prepared: PreparedCall) => ({
-    tool_name: claudeToolName(prepared.tool),
-    tool_input: claudeToolInput(prepared.tool, prepared.args, workspace),
-    tool_use_id: prepared.call.id,
-    hx_tool_name: prepared.tool.name,
-    hx_tool_input: prepared.args,
-  });
+/** A verdict's warnings and messages as notices (with `verbose`, what the hooks printed too). */
+function showVerdict(event: HookEventName, verdict: HookVerdict, emit: EventSink, verbose: boolean): void {
+  for (const warning of verdict.warnings) emit({ type: "notice", level: "warn", text: warning });
+  for (const message of verdict.messages)
+    emit({ type: "notice", level: "info", text: `${event} hook: ${message}` });
+  if (verdict.stop !== undefined)
+    emit({ type: "notice", level: "warn", text: `${event} hook stopped the run: ${verdict.stop}` });
+  if (!verbose) return;
+  for (const output of verdict.outputs)
+    emit({ type: "notice", level: "info", text: `${event} hook: ${output}` });
+  for (const stderr of verdict.stderr) emit({ type: "notice", level: "info", text: `stderr of ${stderr}` });
+}
 
-  const toolHooks = (name: string, prefix: string): LoopExtension => ({
+/** PreToolUse and PostToolUse(Failure) as a loop extension; `prefix` starts its log lines. */
+function toolHooks(hooks: HookRunner, name: string, prefix: string): LoopExtension {
+  const { registry, workspace } = hooks.options;
+  return {
     name,
     async beforeToolCall(prepared, state) {
-      log(prefix + hookLogLine.preToolUse(prepared.tool.name, prepared.args));
+      hooks.log(prefix + hookLogLine.preToolUse(prepared.tool.name, prepared.args));
       if (!registry.has("PreToolUse")) return undefined;
-      const verdict = await run(
+      const fields = hooks.toolFields(prepared);
+      const verdict = await hooks.run(
         "PreToolUse",
-        toolFields(prepared),
+        fields,
         state.emit,
         toolNames(prepared.tool),
         state.signal,
@@ -163,115 +217,97 @@ export function createSessionHooks(options: HooksOptions): SessionHooks {
         return { block: `Not run: a hook stopped the run (${verdict.stop}).` };
       }
       if (verdict.blocked !== undefined) return { block: verdict.blocked };
-      if (verdict.permission) permissions.set(prepared, verdict.permission);
+      if (verdict.permission) hooks.permissions.set(prepared, verdict.permission);
       if (verdict.updatedInput)
         return { args: hxArgsFrom(prepared.tool, prepared.args, verdict.updatedInput, workspace) };
       return undefined;
     },
     async afterToolCall(prepared, output, state) {
-      log(prefix + hookLogLine.postToolUse(prepared.tool.name, output.content));
+      hooks.log(prefix + hookLogLine.postToolUse(prepared.tool.name, output.content));
       const failed = output.isError === true;
       const event = failed ? "PostToolUseFailure" : "PostToolUse";
       if (!registry.has(event)) return undefined;
       const fields = failed
-        ? { ...toolFields(prepared), error: output.content, is_interrupt: state.signal.aborted }
+        ? { ...hooks.toolFields(prepared), error: output.content, is_interrupt: state.signal.aborted }
         : {
-            ...toolFields(prepared),
+            ...hooks.toolFields(prepared),
             tool_response: claudeToolResponse(prepared.tool, prepared.args, output, workspace),
             tool_output: output.content,
           };
-      const verdict = await run(event, fields, state.emit, toolNames(prepared.tool), state.signal);
+      const verdict = await hooks.run(event, fields, state.emit, toolNames(prepared.tool), state.signal);
       return withPostNotes(event, output, verdict, state);
     },
-  });
-
-  const mainExtension: LoopExtension = {
-    ...toolHooks("hooks", ""),
-    async onStop(finalText, state) {
-      log(hookLogLine.stop(state.stats));
-      const verdict = await run(
-        "Stop",
-        { stop_hook_active: continuedRuns.has(state), last_message: finalText },
-        state.emit,
-        undefined,
-        state.signal,
-      );
-      // `continue: false` wins over a block: the run ends here.
-      if (verdict.blocked === undefined || verdict.stop !== undefined) return undefined;
-      continuedRuns.add(state);
-      // The user sees why the answer goes on (the model's reply to it follows).
-      const reason = verdict.blocked.trim().split("\n", 1)[0] ?? "";
-      state.emit({ type: "notice", level: "info", text: `Stop hook sent the model back: ${reason}` });
-      return verdict.blocked;
-    },
   };
+}
 
-  const contextOf = (verdict: HookVerdict) => {
-    const context = [...verdict.outputs, ...verdict.context];
-    return context.length > 0 ? { context: context.join("\n") } : {};
+/** The main loop's Stop hooks: a block sends the model back to work (once per run it says so). */
+function stopHook(hooks: HookRunner): NonNullable<LoopExtension["onStop"]> {
+  return async (finalText, state) => {
+    hooks.log(hookLogLine.stop(state.stats));
+    const verdict = await hooks.run(
+      "Stop",
+      { stop_hook_active: hooks.continuedRuns.has(state), last_message: finalText },
+      state.emit,
+      undefined,
+      state.signal,
+    );
+    // `continue: false` wins over a block: the run ends here.
+    if (verdict.blocked === undefined || verdict.stop !== undefined) return undefined;
+    hooks.continuedRuns.add(state);
+    // The user sees why the answer goes on (the model's reply to it follows).
+    const reason = verdict.blocked.trim().split("\n", 1)[0] ?? "";
+    state.emit({ type: "notice", level: "info", text: `Stop hook sent the model back: ${reason}` });
+    return verdict.blocked;
   };
+}
 
-  return {
-    extension: mainExtension,
-    subagentExtension: toolHooks("subagent-hooks", subagentPrefix),
-    async runSessionStart(source = "startup") {
-      // No log line: the built-in log hook prints the seed's lines only.
-      return contextOf(await run("SessionStart", { source }, options.emit));
+async function subagentStart(hooks: HookRunner, info: SubagentStartInfo): Promise<{ context?: string }> {
+  if (!hooks.options.registry.has("SubagentStart")) return {};
+  const verdict = await hooks.run(
+    "SubagentStart",
+    { agent_id: info.id, agent_type: info.agentType, description: info.description },
+    hooks.options.emit,
+  );
+  return verdict.context.length > 0 ? { context: verdict.context.join("\n") } : {};
+}
+
+async function subagentStop(hooks: HookRunner, info: SubagentStopInfo): Promise<void> {
+  hooks.log(hooks.subagentPrefix + hookLogLine.subagentStop(info.result.stats));
+  await hooks.run(
+    "SubagentStop",
+    {
+      stop_hook_active: false,
+      agent_id: info.id,
+      agent_type: info.agentType ?? "general",
+      description: info.description,
+      final_text: info.result.text,
     },
-    async runSessionEnd(reason) {
-      if (registry.has("SessionEnd")) await run("SessionEnd", { reason }, options.emit);
-    },
-    async runPromptHooks(prompt) {
-      log(hookLogLine.userPromptSubmit(workspace.root));
-      const verdict = await run("UserPromptSubmit", { prompt }, options.emit);
-      if (verdict.blocked !== undefined) return { blocked: verdict.blocked };
-      if (verdict.stop !== undefined) return { blocked: verdict.stop };
-      return contextOf(verdict);
-    },
-    async runSubagentStart(info) {
-      if (!registry.has("SubagentStart")) return {};
-      const verdict = await run(
-        "SubagentStart",
-        { agent_id: info.id, agent_type: info.agentType, description: info.description },
-        options.emit,
-      );
-      return verdict.context.length > 0 ? { context: verdict.context.join("\n") } : {};
-    },
-    async runSubagentStop(info) {
-      log(subagentPrefix + hookLogLine.subagentStop(info.result.stats));
-      await run(
-        "SubagentStop",
-        {
-          stop_hook_active: false,
-          agent_id: info.id,
-          agent_type: info.agentType ?? "general",
-          description: info.description,
-          final_text: info.result.text,
-        },
-        options.emit,
-      );
-    },
-    async answerPermission(prepared, signal) {
-      if (!registry.has("PermissionRequest")) return undefined;
-      const verdict = await run(
-        "PermissionRequest",
-        { ...toolFields(prepared), permission_suggestions: [] },
-        options.emit,
-        toolNames(prepared.tool),
-        signal,
-      );
-      if (verdict.blocked !== undefined) return { behavior: "deny", message: verdict.blocked };
-      return verdict.answer
-        ? { behavior: verdict.answer.behavior, message: verdict.answer.message }
-        : undefined;
-    },
-    async notify(message, type) {
-      if (registry.has("Notification"))
-        await run("Notification", { message, notification_type: type }, options.emit);
-    },
-    runEvent: (event, fields) => run(event, fields, options.emit),
-    permissions,
-  };
+    hooks.options.emit,
+  );
+}
+
+/** PermissionRequest hooks answering a question hx would ask: allow, deny, or no answer. */
+async function permissionRequest(
+  hooks: HookRunner,
+  prepared: PreparedCall,
+  signal: AbortSignal | undefined,
+): Promise<HookPermissionAnswer | undefined> {
+  if (!hooks.options.registry.has("PermissionRequest")) return undefined;
+  const verdict = await hooks.run(
+    "PermissionRequest",
+    { ...hooks.toolFields(prepared), permission_suggestions: [] },
+    hooks.options.emit,
+    toolNames(prepared.tool),
+    signal,
+  );
+  if (verdict.blocked !== undefined) return { behavior: "deny", message: verdict.blocked };
+  return verdict.answer ? { behavior: verdict.answer.behavior, message: verdict.answer.message } : undefined;
+}
+
+/** What SessionStart or UserPromptSubmit hooks printed, for the session to add. */
+function contextOf(verdict: HookVerdict): { context?: string } {
+  const context = [...verdict.outputs, ...verdict.context];
+  return context.length > 0 ? { context: context.join("\n") } : {};
 }
 
 /** A PostToolUse(Failure) verdict applied to the output the model reads. */

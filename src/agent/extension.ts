@@ -1,7 +1,7 @@
 import type { Conversation } from "../core/conversation.js";
 import type { EventSink } from "../core/events.js";
 import type { AgentStats } from "../core/stats.js";
-import type { ToolOutput } from "../core/tool.js";
+import type { Escalation, Grant, ToolOutput } from "../core/tool.js";
 import type { ProviderError } from "../providers/provider.js";
 import type { PreparedCall } from "../tools/registry.js";
 
@@ -51,6 +51,17 @@ export interface LoopExtension {
     output: ToolOutput,
     state: LoopState,
   ): Promise<ToolOutput | undefined> | ToolOutput | undefined;
+  /**
+   * After a call the OS sandbox refused (its output carries an `Escalation`): a `Grant` runs
+   * it again with more, `{ instead }` adds the user's words to the refusal; undefined leaves
+   * the refusal as it is. The first extension that answers wins. Only the user may grant it:
+   * an extension answers from a question, never on its own.
+   */
+  onEscalation?(
+    prepared: PreparedCall,
+    escalation: Escalation,
+    state: LoopState,
+  ): Promise<Grant | { instead: string } | undefined> | Grant | { instead: string } | undefined;
   /** When the model answered without tools. Returning text feeds it back and the loop goes on. */
   onStop?(finalText: string, state: LoopState): Promise<string | undefined> | string | undefined;
   /** When the model request failed. Returning "retry" makes the loop send it again once. */

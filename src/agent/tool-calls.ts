@@ -1,10 +1,11 @@
 import type { Conversation } from "../core/conversation.js";
 import { errorMessage } from "../core/error-message.js";
 import type { ToolCall, ToolResultMessage } from "../core/messages.js";
-import { type ToolOutput, toolError } from "../core/tool.js";
+import { type Grant, type ToolOutput, toolError } from "../core/tool.js";
 import type { PreparedCall, ToolRegistry } from "../tools/registry.js";
+import type { ToolContext } from "../tools/tool.js";
 import type { LoopState } from "./extension.js";
-import { checkCall, safely } from "./extension-calls.js";
+import { checkCall, firstResult, safely } from "./extension-calls.js";
 import { type AgentLoopConfig, newLoopState } from "./loop-config.js";
 
 /*
@@ -63,16 +64,7 @@ export async function runToolCalls(
     );
   }
   const outputs = await Promise.all(
-    admitted.map((entry) =>
-      "ok" in entry
-        ? config.tools.run(entry, {
-            workspace: config.workspace,
-            signal: state.signal,
-            callId: entry.call.id,
-            emit: config.emit,
-          })
-        : undefined,
-    ),
+    admitted.map((entry) => ("ok" in entry ? runAdmitted(config, state, entry) : undefined)),
   );
   const results: CallResult[] = [];
   for (const [i, entry] of admitted.entries()) {
@@ -85,6 +77,36 @@ export async function runToolCalls(
     results.push({ message: toolMessage(entry.call, final), blocked: false });
   }
   return results;
+}
+
+/**
+ * Runs an admitted call; when the OS sandbox refused what it tried, the extensions (the
+ * permissions' question) may grant one re-run with more. The model never sees the offer, only
+ * the outcome: the re-run's output, or the refusal.
+ */
+async function runAdmitted(
+  config: AgentLoopConfig,
+  state: LoopState,
+  prepared: PreparedCall,
+): Promise<ToolOutput> {
+  const context = (grant?: Grant): ToolContext => ({
+    workspace: config.workspace,
+    signal: state.signal,
+    callId: prepared.call.id,
+    emit: config.emit,
+    ...(grant ? { grant } : {}),
+  });
+  const { escalation, ...output } = await config.tools.run(prepared, context());
+  if (!escalation || state.signal.aborted) return output;
+  const answer = await firstResult(config, (ext) => ext.onEscalation?.(prepared, escalation, state));
+  if (!answer) return output;
+  if ("instead" in answer)
+    return {
+      ...output,
+      content: `${output.content}\n\nThe user did not let it run again and says: ${answer.instead}`,
+    };
+  const { escalation: _again, ...rerun } = await config.tools.run(prepared, context(answer));
+  return rerun;
 }
 
 /**

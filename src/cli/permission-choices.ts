@@ -44,7 +44,7 @@ export function editsChoice(
  * do instead.
  */
 export function questionChoices(request: PermissionRequest, context: ChoiceContext): ChoiceOption[] {
-  const options: ChoiceOption[] = [{ choice: "yes", key: "y", label: "Yes" }];
+  const options: ChoiceOption[] = [{ choice: "yes", key: "y", label: request.labels?.yes ?? "Yes" }];
   if (request.effect === "write" && context.allowEdits)
     options.push({
       choice: "allowEdits",
@@ -54,7 +54,11 @@ export function questionChoices(request: PermissionRequest, context: ChoiceConte
   const rules = request.alwaysRules;
   if (rules === undefined) options.push({ choice: "always", key: "a", label: "Yes, always" });
   else if (rules.length > 0)
-    options.push({ choice: "always", key: "a", label: `Yes, always: save ${rules.join(", ")}` });
+    options.push({
+      choice: "always",
+      key: "a",
+      label: request.labels?.always ?? `Yes, always: save ${rules.join(", ")}`,
+    });
   options.push({ choice: "no", key: "n", label: "No" });
   options.push({ choice: "instead", key: "t", label: "No, and tell the model what to do instead" });
   return options;
@@ -85,7 +89,12 @@ export function formatLineQuestion(request: PermissionRequest, context: ChoiceCo
   const keys = questionChoices(request, context)
     .filter((option) => option.choice !== "instead")
     .map((option) => `[${option.key}] ${option.label.charAt(0).toLowerCase()}${option.label.slice(1)}`);
-  return `Allow ${request.rule}? ${keys.join("  ")}  (or type what the model should do instead) `;
+  return `${questionText(request)} ${keys.join("  ")}  (or type what the model should do instead) `;
+}
+
+/** The question itself: `Allow bash(git status)?`, or the request's own (a re-run offer). */
+export function questionText(request: PermissionRequest): string {
+  return request.question ?? `Allow ${request.rule}?`;
 }
 
 /**

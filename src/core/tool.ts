@@ -15,7 +15,27 @@ export interface ToolOutput {
   isError?: boolean;
   /** Kept on the tool-result message (never sent to the model), e.g. which skill it carries. */
   meta?: ToolResultMeta;
+  /**
+   * Set when the OS sandbox refused what the call tried (a write, the network): the user may
+   * grant a re-run (tool-calls.ts asks the extensions), never the model. Not part of the
+   * result message.
+   */
+  escalation?: Escalation;
 }
+
+/** What the OS sandbox refused a call, for the question that offers a re-run with more. */
+export interface Escalation {
+  /** What was refused, for the question: "a write to /tmp/x (Read-only file system)". */
+  refused: string;
+  /** What "for the session" adds, when the refusal names it: a folder to write, or the network. */
+  session?: { writable: string } | { network: true };
+}
+
+/**
+ * What the user granted a refused call's re-run: outside the sandbox this once, or the
+ * escalation's `session` addition for the rest of the session (then in the sandbox).
+ */
+export type Grant = { scope: "once" } | { scope: "session"; escalation: Escalation };
 
 /** A tool as the model sees it: name, description and JSON Schema of its arguments. */
 export interface ToolSchema {

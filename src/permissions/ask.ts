@@ -14,6 +14,13 @@ export interface PermissionRequest {
   reason: string;
   /** The file change the call would make (edits, writes), for a diff in the question. */
   preview?: FileChange;
+  /**
+   * The question, when it is not "Allow RULE?" (a re-run after the sandbox refused a call:
+   * "Run bash(x) again outside the sandbox?"); front ends show it in its place.
+   */
+  question?: string;
+  /** What "yes" and "always" mean, when it is not running the call once / saving `alwaysRules`. */
+  labels?: { yes: string; always?: string };
   /** Aborted when the run is cancelled; an asker should then stop waiting and answer "no". */
   signal: AbortSignal;
 }

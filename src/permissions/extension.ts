@@ -1,6 +1,7 @@
 import type { LoopExtension, LoopState, ToolDecision } from "../agent/extension.js";
 import { localSettingsPath } from "../config/settings.js";
 import { errorMessage } from "../core/error-message.js";
+import type { Escalation } from "../core/tool.js";
 import type { PreparedCall } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
@@ -99,6 +100,48 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
 
   return {
     name: "permissions",
+    /**
+     * The last step of a call (decide → ask → run → on a sandbox refusal, ask again): the user
+     * may have it run again outside the sandbox once, or with the refused folder or the network
+     * for the session. Headless, nobody can grant it: the refusal goes to the model as it is.
+     */
+    async onEscalation(prepared: PreparedCall, escalation: Escalation, state: LoopState) {
+      if (!options.ask) return undefined;
+      const target: RuleTarget = {
+        tool: prepared.tool.name,
+        effect: prepared.tool.effect,
+        subject: prepared.tool.ruleSubject?.(prepared.args, options.workspace),
+      };
+      const label = describeCall(target);
+      const more = escalation.session;
+      const forSession = more
+        ? "writable" in more
+          ? `let commands write ${more.writable}`
+          : "turn the network on for commands"
+        : undefined;
+      const answer = await askUser(
+        {
+          tool: target.tool,
+          effect: target.effect,
+          subject: target.subject,
+          rule: label,
+          question: `The sandbox refused ${escalation.refused}. Run ${label} again outside it?`,
+          reason: "outside the sandbox it can write and reach what you can; the model cannot ask this itself",
+          alwaysRules: forSession ? [forSession] : [],
+          labels: {
+            yes: "Yes, run it once outside the sandbox",
+            ...(forSession ? { always: `Yes, and ${forSession} for this session (in the sandbox)` } : {}),
+          },
+          signal: state.signal,
+        },
+        options.ask,
+      );
+      if (state.signal.aborted) return undefined;
+      if (answer === "yes") return { scope: "once" as const };
+      if (answer === "always")
+        return forSession ? { scope: "session" as const, escalation } : { scope: "once" as const };
+      return typeof answer === "object" ? answer : undefined;
+    },
     async beforeToolCall(prepared: PreparedCall, state: LoopState): Promise<ToolDecision> {
       const target: RuleTarget = {
         tool: prepared.tool.name,

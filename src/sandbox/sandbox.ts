@@ -67,6 +67,7 @@ export function createSandbox(options: SandboxOptions): CommandSandbox {
     launchUnchecked: (file, args, launchOptions) => sandbox.launchUnchecked(file, args, launchOptions),
     setNetwork: (next) => sandbox.setNetwork(next),
     allowHost: (host, allow) => sandbox.allowHost(host, allow),
+    allowWrites: (folder) => sandbox.allowWrites(folder),
     dispose: () => sandbox.dispose(),
   };
 }
@@ -86,6 +87,8 @@ class SessionSandbox {
   private gate: NetworkGate | undefined;
   private allowListNoticeGiven = false;
   private allowListProblem: string | undefined;
+  /** Folders the user let commands write for this session (allowWrites). */
+  private readonly sessionWritable: string[] = [];
 
   constructor(private readonly options: SandboxOptions) {
     this.home = options.home ?? os.homedir();
@@ -261,6 +264,10 @@ class SessionSandbox {
     else target.denyForSession(host);
   }
 
+  allowWrites(folder: string): void {
+    if (path.isAbsolute(folder)) this.sessionWritable.push(path.resolve(folder));
+  }
+
   dispose(): void {
     this.gate?.close();
     this.files.dispose();
@@ -283,7 +290,7 @@ class SessionSandbox {
 
   private writable(): string[] {
     return this.wanted === "workspace-write"
-      ? unique([this.options.workspaceRoot, ...this.options.writablePaths])
+      ? unique([this.options.workspaceRoot, ...this.options.writablePaths, ...this.sessionWritable])
       : [];
   }
 

@@ -119,6 +119,12 @@ export interface CommandSandbox {
   setNetwork(network: boolean | DomainPolicy): void;
   /** Lets commands reach `host` for the rest of the session (or refuses it), allow-list only. */
   allowHost(host: string, allow: boolean): void;
+  /**
+   * Lets commands write `folder` (absolute) for the rest of the session, as a
+   * `sandbox.writablePaths` entry would (protected paths inside it stay read-only); only in
+   * `workspace-write` mode. Given by the user's answer to a refusal, never by the model.
+   */
+  allowWrites(folder: string): void;
   /** Removes the session's private temp dir; call once when the session ends. */
   dispose(): void;
 }

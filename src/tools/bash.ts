@@ -1,11 +1,11 @@
 import type { BackgroundJobs } from "../background/jobs.js";
 import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
 import { formatCount } from "../core/format-count.js";
-import { ToolError, type ToolOutput, toolErrorText } from "../core/tool.js";
+import { type Escalation, ToolError, type ToolOutput, toolErrorText } from "../core/tool.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import { runProcess } from "../process/run-process.js";
 import { SpillFile } from "../process/spill-file.js";
-import { explainSandboxFailure } from "../sandbox/explain.js";
+import { explainSandboxFailure, sandboxEscalation } from "../sandbox/explain.js";
 import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
 import { childEnvironment } from "../secrets/child-env.js";
 import { builtSchema } from "./built-schemas.js";
@@ -100,7 +100,10 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
       // so bash's "line N" messages still match the model's command.
       const script = `exec 2>&1; ${args.command}`;
       const childEnv = { ...env(), PAGER: "cat", GIT_PAGER: "cat" };
-      const launch = await launchFor(options.sandbox, script, ctx.workspace.root, childEnv);
+      // A re-run the user granted after a sandbox refusal: outside it once, or with more in it.
+      if (ctx.grant?.scope === "session") grantForSession(options.sandbox, ctx.grant.escalation);
+      const sandbox = ctx.grant?.scope === "once" ? undefined : options.sandbox;
+      const launch = await launchFor(sandbox, script, ctx.workspace.root, childEnv);
       if ("refused" in launch) throw new ToolError(launch.refused);
       if (launch.notice) ctx.emit({ type: "notice", level: "warn", text: launch.notice });
       if (args.run_in_background) {
@@ -202,9 +205,32 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
       }
       if (run.ending.kind === "signal")
         return { content: `${body}\n\nTerminated by signal ${run.ending.signal}` };
-      return { content: run.ending.code === 0 ? body : `${body}\n\nExit code: ${run.ending.code}` };
+      if (run.ending.code === 0) return { content: body };
+      const escalation =
+        launch.sandboxed && sandbox ? refusalOffer(sandbox, output, ctx.workspace.root) : undefined;
+      return { content: `${body}\n\nExit code: ${run.ending.code}`, ...(escalation ? { escalation } : {}) };
     },
   });
+}
+
+/** What the sandbox refused a failed command, as an offer for the user (sandbox/explain.ts). */
+function refusalOffer(sandbox: CommandSandbox, output: string, root: string): Escalation | undefined {
+  const status = sandbox.status();
+  if (status.state !== "active") return undefined;
+  return sandboxEscalation(output, {
+    cwd: root,
+    workspaceRoot: root,
+    canAddWritable: status.mode === "workspace-write",
+    networkOff: !status.network && !status.allowList,
+  });
+}
+
+/** Applies the session part of a grant: the refused folder becomes writable, or the network opens. */
+function grantForSession(sandbox: CommandSandbox | undefined, escalation: Escalation): void {
+  const more = escalation.session;
+  if (!sandbox || !more) return;
+  if ("writable" in more) sandbox.allowWrites(more.writable);
+  else sandbox.setNetwork(true);
 }
 
 async function launchFor(

@@ -1,6 +1,6 @@
 import type * as z from "zod";
 import type { EventSink } from "../core/events.js";
-import type { ToolEffect, ToolOutput } from "../core/tool.js";
+import type { Grant, ToolEffect, ToolOutput } from "../core/tool.js";
 import type { FileChange } from "./file-change.js";
 import type { Workspace } from "./workspace.js";
 
@@ -11,6 +11,8 @@ export interface ToolContext {
   callId: string;
   /** Reports progress (e.g. a subagent's own events) to whoever watches the run. */
   emit: EventSink;
+  /** Set only on a re-run the user approved after the sandbox refused the call (tool-calls.ts). */
+  grant?: Grant;
 }
 
 /** The zod functions handed to a tool's `parameters` (src/tools/zod-for-tools.ts). */

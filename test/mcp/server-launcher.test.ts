@@ -73,6 +73,7 @@ function probedLater() {
       known.state === "unavailable" ? undefined : wrapped(file, args, env),
     setNetwork: () => {},
     allowHost: () => {},
+    allowWrites: () => {},
     dispose: () => {},
   };
   const policy = (required = false) =>

@@ -4,7 +4,7 @@ import type { Component } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui/dist/utils.js";
 import type { PermissionRequest } from "../../permissions/ask.js";
 import { changeCounts, renderDiff } from "../diff-view.js";
-import type { PromptChoiceLike } from "../permission-choices.js";
+import { type PromptChoiceLike, questionText } from "../permission-choices.js";
 import { screenText } from "./screen-text.js";
 import type { Theme } from "./theme.js";
 
@@ -21,7 +21,7 @@ const EXPANDED_DIFF_LINES = 400;
 /** The approval question's body: the call, why it is asked, the diff of a file change. */
 export function permissionBody(request: PermissionRequest, theme: Theme): QuestionBody {
   return (width) => {
-    const question = `${theme.c.bold(`Allow ${screenText(request.rule)}?`)} ${theme.muted(screenText(request.reason))}`;
+    const question = `${theme.c.bold(screenText(questionText(request)))} ${theme.muted(screenText(request.reason))}`;
     const lines = wrapTextWithAnsi(question, width);
     if (!request.preview) return lines;
     const { added, removed } = changeCounts(request.preview);

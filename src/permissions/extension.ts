@@ -1,7 +1,7 @@
 import type { LoopExtension, LoopState, ToolDecision } from "../agent/extension.js";
 import { localSettingsPath } from "../config/settings.js";
 import { errorMessage } from "../core/error-message.js";
-import type { Escalation } from "../core/tool.js";
+import type { Escalation, Grant } from "../core/tool.js";
 import type { PreparedCall } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
@@ -112,35 +112,8 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
         effect: prepared.tool.effect,
         subject: prepared.tool.ruleSubject?.(prepared.args, options.workspace),
       };
-      const label = describeCall(target);
-      const more = escalation.session;
-      const forSession = more
-        ? "writable" in more
-          ? `let commands write ${more.writable}`
-          : "turn the network on for commands"
-        : undefined;
-      const answer = await askUser(
-        {
-          tool: target.tool,
-          effect: target.effect,
-          subject: target.subject,
-          rule: label,
-          question: `The sandbox refused ${escalation.refused}. Run ${label} again outside it?`,
-          reason: "outside the sandbox it can write and reach what you can; the model cannot ask this itself",
-          alwaysRules: forSession ? [forSession] : [],
-          labels: {
-            yes: "Yes, run it once outside the sandbox",
-            ...(forSession ? { always: `Yes, and ${forSession} for this session (in the sandbox)` } : {}),
-          },
-          signal: state.signal,
-        },
-        options.ask,
-      );
-      if (state.signal.aborted) return undefined;
-      if (answer === "yes") return { scope: "once" as const };
-      if (answer === "always")
-        return forSession ? { scope: "session" as const, escalation } : { scope: "once" as const };
-      return typeof answer === "object" ? answer : undefined;
+      const answer = await askUser(rerunQuestion(target, escalation, state.signal), options.ask);
+      return state.signal.aborted ? undefined : grantFor(answer, escalation);
     },
     async beforeToolCall(prepared: PreparedCall, state: LoopState): Promise<ToolDecision> {
       const target: RuleTarget = {
@@ -226,6 +199,40 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
       return undefined;
     },
   };
+}
+
+/** What "for the session" adds after a sandbox refusal, as the question says it. */
+function sessionAddition(escalation: Escalation): string | undefined {
+  const more = escalation.session;
+  if (!more) return undefined;
+  return "writable" in more ? `let commands write ${more.writable}` : "turn the network on for commands";
+}
+
+/** The question after a sandbox refusal: run it again outside the sandbox, or with more in it. */
+function rerunQuestion(target: RuleTarget, escalation: Escalation, signal: AbortSignal): PermissionRequest {
+  const label = describeCall(target);
+  const forSession = sessionAddition(escalation);
+  return {
+    tool: target.tool,
+    effect: target.effect,
+    subject: target.subject,
+    rule: label,
+    question: `The sandbox refused ${escalation.refused}. Run ${label} again outside it?`,
+    reason: "outside the sandbox it can write and reach what you can; the model cannot ask this itself",
+    alwaysRules: forSession ? [forSession] : [],
+    labels: {
+      yes: "Yes, run it once outside the sandbox",
+      ...(forSession ? { always: `Yes, and ${forSession} for this session (in the sandbox)` } : {}),
+    },
+    signal,
+  };
+}
+
+/** The user's answer as a grant: yes is once outside, always the session's addition; no is none. */
+function grantFor(answer: PermissionAnswer, escalation: Escalation): Grant | { instead: string } | undefined {
+  if (answer === "yes") return { scope: "once" };
+  if (answer === "always") return escalation.session ? { scope: "session", escalation } : { scope: "once" };
+  return typeof answer === "object" ? answer : undefined;
 }
 
 /** The denial for a call that would be asked when nobody can answer: says how to allow it. */

@@ -14,7 +14,14 @@ import { FullScreen } from "./full-screen.js";
 import { HistorySearch } from "./history-search.js";
 import { PromptHistory } from "./prompt-history.js";
 import { ScreenSession } from "./screen-session.js";
-import { type KeyEffect, pressKey, type ScreenKey, showConversation, showLine } from "./screen-state.js";
+import {
+  type KeyContext,
+  type KeyEffect,
+  pressKey,
+  type ScreenKey,
+  showConversation,
+  showLine,
+} from "./screen-state.js";
 import { createTheme } from "./theme.js";
 import { TurnRunner } from "./turns.js";
 
@@ -27,6 +34,7 @@ interface App {
   sessions: ScreenSession;
   runner: TurnRunner;
   history: PromptHistory;
+  completions: PromptCompletions;
 }
 
 /**
@@ -64,10 +72,10 @@ function createApp(cwd: string): App {
     screen.update();
   };
   const runner = new TurnRunner(screen, sessions, log);
-  const app: App = { screen, sessions, history, runner };
+  const parts = { screen, sessions, history, runner };
+  const app: App = { ...parts, completions: setUpCompletions(parts) };
   screen.editor.onSubmit = (text) => submit(app, text);
   screen.tui.addInputListener((data) => onKey(app, data));
-  setUpCompletions(app);
   return app;
 }
 
@@ -80,7 +88,7 @@ function submit(app: App, text: string): void {
 }
 
 /** Completion works from the first frame: paths at once, commands and skills once the session is open. */
-function setUpCompletions(app: App): void {
+function setUpCompletions(app: Omit<App, "completions">): PromptCompletions {
   const { screen, sessions, runner } = app;
   const names = () => {
     const session = sessions.session;
@@ -95,7 +103,9 @@ function setUpCompletions(app: App): void {
     }));
     return [...commands, ...skills];
   };
-  screen.editor.setAutocompleteProvider(new PromptCompletions(realPathOr(screen.cwd), names));
+  const completions = new PromptCompletions(realPathOr(screen.cwd), names);
+  screen.editor.setAutocompleteProvider(completions);
+  return completions;
 }
 
 /** The key a terminal's bytes are, of those the screen answers itself. */
@@ -109,10 +119,21 @@ function screenKey(data: string): ScreenKey {
 function onKey(app: App, data: string): { consume: true } | undefined {
   const { editor } = app.screen;
   const context = { draft: editor.getText(), completing: editor.isShowingAutocomplete(), now: Date.now() };
+  if (matchesKey(data, "tab") && completeAtOnce(app, context)) return { consume: true };
   const effect = pressKey(app.screen.state, screenKey(data), context);
   if (effect === "pass") return undefined;
   carryOut(app, effect);
   return { consume: true };
+}
+
+/** Tab before the editor's list has come: a command alone in matching is completed at once. */
+function completeAtOnce(app: App, context: KeyContext): boolean {
+  const { editor, state } = app.screen;
+  if (context.completing || state.input !== "editor") return false;
+  if (editor.getCursor().col !== context.draft.length) return false;
+  const completed = app.completions.completeAlone(context.draft);
+  if (completed) editor.setText(completed);
+  return completed !== undefined;
 }
 
 function carryOut(app: App, effect: Exclude<KeyEffect, "pass">): void {

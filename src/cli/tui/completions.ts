@@ -64,6 +64,17 @@ export class PromptCompletions implements AutocompleteProvider {
     return this.applyFresh(lines, cursorLine, cursorCol, item, prefix);
   }
 
+  /**
+   * The prompt completed at once when it is `/name-start` and one command alone starts so: Tab
+   * pressed right after typing can come before the editor's list does (its suggestions arrive
+   * asynchronously), and would only open the list then.
+   */
+  completeAlone(text: string): string | undefined {
+    if (!/^\/[^\s/]*$/.test(text)) return undefined;
+    const matches = this.commands().filter((command) => command.name.startsWith(text.slice(1)));
+    return matches.length === 1 && matches[0] ? `/${matches[0].name} ` : undefined;
+  }
+
   /** The best completion of the text before the cursor, computed now (commands, `@paths`). */
   private freshItem(before: string): { item: AutocompleteItem; prefix: string } | undefined {
     const at = /(?:^|\s)(@[^\s]*)$/.exec(before);

@@ -18,6 +18,16 @@ describe("Tab completion never applies a stale list", () => {
     expect(fresh.lines).toEqual(["/resume "]);
   });
 
+  it("Tab before any list: a command alone in starting so is completed at once; two or none, not", () => {
+    const completions = new PromptCompletions(tempDir("hx-complete-"), () => commands);
+    expect(completions.completeAlone("/rel")).toBe("/reload-skills ");
+    expect(completions.completeAlone("/res")).toBe("/resume ");
+    expect(completions.completeAlone("/re")).toBeUndefined();
+    expect(completions.completeAlone("/x")).toBeUndefined();
+    expect(completions.completeAlone("say /rel")).toBeUndefined();
+    expect(completions.completeAlone("/rel ")).toBeUndefined();
+  });
+
   it("a stale @path list is recomputed; with no match nothing changes", () => {
     const root = tempDir("hx-complete-");
     mkdirSync(path.join(root, "src"));

@@ -51,6 +51,6 @@ async function noticeChars(start: (jobs: BackgroundJobs) => { waitFor(ms: number
     endRun: () => {},
   });
   const last = conversation.messages.at(-1);
-  if (!last || last.role !== "user") throw new Error("bench: no background notification was appended");
+  if (last?.role !== "user") throw new Error("bench: no background notification was appended");
   return last.content.length;
 }

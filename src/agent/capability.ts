@@ -1,4 +1,4 @@
-import type { Settings } from "../config/settings.js";
+import type { SettingsObject } from "../config/settings.js";
 import type { Conversation } from "../core/conversation.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { EventSink } from "../core/events.js";
@@ -84,11 +84,15 @@ export interface Capability {
   close?(): Promise<void> | void;
 }
 
-/** What every setup may use: the session's fixed parts, built before any capability. */
-export interface SessionBasics {
+/**
+ * What every setup may use: the session's fixed parts, built before any capability. `S`: the
+ * settings keys a setup reads, e.g. `SessionBasics<{ skills?: SkillSettings }>` (the session
+ * holds them all, src/settings/).
+ */
+export interface SessionBasics<S extends SettingsObject = SettingsObject> {
   cwd: string;
   workspace: Workspace;
-  settings: Settings;
+  settings: S;
   /** The session's model (switchable between prompts, see SwitchableModel). */
   model: ModelProvider;
   conversation: Conversation;

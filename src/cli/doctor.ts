@@ -1,7 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { LoadedSettings } from "../config/settings.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { placeServer, resolveServerSandbox } from "../mcp/server-sandbox.js";
 import { loadMcpConfiguration } from "../mcp/sources.js";
@@ -17,6 +16,7 @@ import {
 } from "../sandbox/index.js";
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
 import { droppedSecretNames } from "../secrets/child-env.js";
+import type { LoadedSettings } from "../settings/index.js";
 import { loadTrustedSettings, type TrustedSettings, untrustedNotice } from "../trust/index.js";
 import { withApprovedPlugins } from "./prepare-run.js";
 import { UsageError } from "./run-config.js";

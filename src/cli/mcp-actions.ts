@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadSettings, localSettingsPath, projectSettingsPath, userSettingsDir } from "../config/settings.js";
+import { localSettingsPath, projectSettingsPath, userSettingsDir } from "../config/settings.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
 import { findProjectRoot, foldersFromRootTo } from "../fs/project-root.js";
@@ -19,6 +19,7 @@ import { listMcpSkills } from "../mcp/skills.js";
 import { loadMcpConfiguration, MCP_JSON } from "../mcp/sources.js";
 import { startMcp } from "../mcp/start.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
+import { loadSettings } from "../settings/index.js";
 import { resolveRun } from "./prepare-run.js";
 import { VERSION } from "./version.js";
 

@@ -1,9 +1,9 @@
-import type { Settings } from "../config/settings.js";
 import { parsePermissionMode } from "../permissions/modes.js";
 import { CALL_LIMIT_DEFAULTS, MAX_TIMER_MS } from "../providers/limits.js";
 import { providerNames } from "../providers/registry.js";
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
 import { redactUrlPasswords } from "../secrets/redact.js";
+import type { Settings } from "../settings/index.js";
 
 /** Options shared by `hx agent` and the interactive session, as commander parses them. */
 export interface RunFlags {

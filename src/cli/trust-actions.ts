@@ -1,7 +1,8 @@
 import { realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadSettings, userSettingsDir } from "../config/settings.js";
+import { userSettingsDir } from "../config/settings.js";
+import { loadSettings } from "../settings/index.js";
 import {
   applyFolderTrust,
   loadFolderTrust,

@@ -2,20 +2,34 @@ import * as z from "zod";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { describeValue } from "../text/schema-messages.js";
 import { closestName, editDistance } from "../text/suggest.js";
-import { PROTECTIVE_KEYS, type Settings, settingsSchema } from "./settings-schema.js";
+import type { ValidatedSettings } from "./settings.js";
 
-export interface ValidatedSettings {
-  /** The file's settings; undefined when it has errors (the run must not use it). */
-  settings?: Settings;
-  diagnostics: Diagnostic[];
+/** How unknown keys are judged, beyond "a warning with the closest known key". */
+export interface KeyPolicy {
+  /**
+   * Top-level keys where an unknown key inside (or a top-level key that looks like a
+   * misspelling of one) is an error: it would run hx with less protection than the user wrote.
+   */
+  protective: ReadonlySet<string>;
+  /**
+   * Top-level keys whose own keys are names another program may add (Claude Code's hook
+   * events): an unknown one close to no known name is a warning with this message, not an error.
+   */
+  newerNames?: Readonly<Record<string, (known: readonly string[]) => string>>;
 }
 
 /**
- * Checks one settings file's parsed JSON against the schema. Wrong types are errors naming the
+ * Checks one settings file's parsed JSON against `schema`. Wrong types are errors naming the
  * key path and what was expected; unknown keys are warnings with the closest known key, or
- * errors where a misspelling would drop protection (see PROTECTIVE_KEYS). Never throws.
+ * errors where a misspelling would drop protection (see KeyPolicy). Never throws.
  */
-export function validateSettings(raw: unknown, file: string): ValidatedSettings {
+export function validateAgainst<S>(
+  schema: z.ZodType<S>,
+  policy: KeyPolicy,
+  raw: unknown,
+  file: string,
+): ValidatedSettings<S> {
+  const protectiveKeys = policy.protective;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return {
       diagnostics: [
@@ -28,15 +42,15 @@ export function validateSettings(raw: unknown, file: string): ValidatedSettings 
       ],
     };
   }
-  const diagnostics = unknownKeys(settingsSchema, raw, [], false).map(
+  const diagnostics = unknownKeys(schema, protectiveKeys, raw, [], false).map(
     ({ path, known, protective }): Diagnostic => {
       const key = path[path.length - 1];
       const suggestion = suggestKey(String(key), known);
       // An event name from a newer Claude Code is a warning; a misspelled one (`PreTooluse`) an error.
-      const newerEvent = path.length === 2 && path[0] === "hooks" && suggestion === undefined;
+      const newer = path.length === 2 && suggestion === undefined ? policy.newerNames?.[path[0]] : undefined;
       const error =
-        !newerEvent &&
-        (protective || (path.length === 1 && suggestion !== undefined && PROTECTIVE_KEYS.has(suggestion)));
+        newer === undefined &&
+        (protective || (path.length === 1 && suggestion !== undefined && protectiveKeys.has(suggestion)));
       const hint =
         suggestion === undefined ? `known keys: ${known.join(", ")}` : `did you mean ${suggestion}?`;
       return {
@@ -44,13 +58,11 @@ export function validateSettings(raw: unknown, file: string): ValidatedSettings 
         code: "settings.unknown-key",
         file,
         keyPath: path.join("."),
-        message: newerEvent
-          ? `not a hook event hx knows (${known.join(", ")}); its hooks never run`
-          : `unknown key, ${hint}`,
+        message: newer ? newer(known) : `unknown key, ${hint}`,
       };
     },
   );
-  const parsed = settingsSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       diagnostics.push({
@@ -77,6 +89,7 @@ interface UnknownKey {
 /** Keys of `value` the schema does not name, at any depth the schema describes. */
 function unknownKeys(
   schema: z.ZodType,
+  protectiveKeys: ReadonlySet<string>,
   value: unknown,
   path: Array<string | number>,
   protective: boolean,
@@ -84,7 +97,7 @@ function unknownKeys(
   const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
   if (inner instanceof z.ZodArray && Array.isArray(value)) {
     return value.flatMap((item, index) =>
-      unknownKeys(inner.element as z.ZodType, item, [...path, index], protective),
+      unknownKeys(inner.element as z.ZodType, protectiveKeys, item, [...path, index], protective),
     );
   }
   if (
@@ -99,9 +112,9 @@ function unknownKeys(
   const known = Object.keys(shape);
   const found: UnknownKey[] = [];
   for (const [key, child] of Object.entries(value)) {
-    const childProtective = protective || (path.length === 0 && PROTECTIVE_KEYS.has(key));
+    const childProtective = protective || (path.length === 0 && protectiveKeys.has(key));
     if (Object.hasOwn(shape, key))
-      found.push(...unknownKeys(shape[key], child, [...path, key], childProtective));
+      found.push(...unknownKeys(shape[key], protectiveKeys, child, [...path, key], childProtective));
     else found.push({ path: [...path, key], known, protective });
   }
   return found;

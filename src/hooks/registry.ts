@@ -1,6 +1,6 @@
-import type { HookMatcher } from "../config/settings.js";
 import { FIRED_EVENTS, type HookEventName, isHookEvent, MATCHED_FIELD, TOOL_EVENTS } from "./events.js";
 import { compileMatcher } from "./matcher.js";
+import type { HookMatcher } from "./settings.js";
 
 /** One command hook, ready to run. */
 export interface ConfiguredHook {

@@ -2,10 +2,11 @@ import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { LoadedSettings, McpSettings } from "../config/settings.js";
+import type { LoadedSettings } from "../config/settings.js";
 import type { PermissionAsker } from "../permissions/index.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import type { ModelProvider } from "../providers/provider.js";
+import type { SandboxSettings } from "../sandbox/index.js";
 import { createSandbox } from "../sandbox/sandbox.js";
 import type { SandboxMode } from "../sandbox/types.js";
 import { approvalState, approvalsFile, projectKey, readApprovals, recordApprovals } from "./approvals.js";
@@ -19,6 +20,7 @@ import { AuthStore, authFile } from "./oauth-store.js";
 import { type HeadlessSampling, samplingHandler } from "./sampling.js";
 import { sandboxedLauncher } from "./server-launcher.js";
 import { resolveServerSandbox, withPackageCaches } from "./server-sandbox.js";
+import type { McpSettings, McpSettingsFragment } from "./settings.js";
 import type { McpConfiguration } from "./sources.js";
 import type { SurfaceSettings } from "./tool-surface.js";
 
@@ -32,7 +34,7 @@ export const MCP_DEFAULTS = {
 
 export interface McpSetupOptions {
   cwd: string;
-  settings: LoadedSettings;
+  settings: LoadedSettings<McpSettingsFragment & { sandbox?: SandboxSettings }>;
   contextWindow: number;
   /** `--mcp-config` files and `--strict-mcp-config`. */
   configFiles?: string[];

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Settings } from "../config/settings-schema.js";
+import type { SandboxSettings } from "../sandbox/index.js";
 import { resolveSandboxOptions } from "../sandbox/policy.js";
 import type { SandboxOptions } from "../sandbox/sandbox.js";
 import type { SandboxMode, SandboxStatus } from "../sandbox/types.js";
 import { isStdioEntry, type McpServerEntry } from "./config.js";
+import type { McpSettings } from "./settings.js";
 
 /**
  * How stdio MCP servers are held in: the bash sandbox's rules for files (the workspace,
@@ -29,7 +30,7 @@ const CACHE_DIRS = [".npm", ".cache"];
 const OPTIONAL_CACHE_DIRS = [".local/share/uv"];
 
 export function resolveServerSandbox(input: {
-  settings: Pick<Settings, "sandbox" | "mcp">;
+  settings: { sandbox?: SandboxSettings; mcp?: McpSettings };
   /** `--sandbox MODE` / HX_SANDBOX. */
   flag?: SandboxMode;
   workspaceRoot: string;

@@ -4,6 +4,7 @@ import type { LoadedSettings } from "../config/settings.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { foldersFromRootTo } from "../fs/project-root.js";
 import type { McpScope, McpServerDefinition } from "./config.js";
+import type { McpSettingsFragment } from "./settings.js";
 
 /** Claude Code's project file. */
 export const MCP_JSON = ".mcp.json";
@@ -30,7 +31,7 @@ export interface McpConfiguration {
 
 export interface McpSourceOptions {
   cwd: string;
-  settings: LoadedSettings;
+  settings: LoadedSettings<McpSettingsFragment>;
   /** `--mcp-config FILE` (repeatable): the user's own, started without asking. */
   configFiles?: string[];
   /** `--strict-mcp-config`: only the --mcp-config files count. */
@@ -87,7 +88,7 @@ export async function loadMcpConfiguration(options: McpSourceOptions): Promise<M
   return { servers: [...byName.values()], diagnostics, trust: trustFrom(options.settings) };
 }
 
-function trustFrom(settings: LoadedSettings): McpTrust {
+function trustFrom(settings: LoadedSettings<McpSettingsFragment>): McpTrust {
   const trust: McpTrust = { allProjectServers: false, enabled: [], disabled: [] };
   for (const file of settings.files) {
     const s = file.settings;

@@ -1,6 +1,6 @@
-import type { PermissionSettings } from "../config/settings.js";
 import { type PermissionMode, parsePermissionMode } from "./modes.js";
 import { type PermissionRules, parseRules } from "./rules.js";
+import type { PermissionSettings } from "./settings.js";
 
 export type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
 export { type DecisionBand, describeBand } from "./bands.js";

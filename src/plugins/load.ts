@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { LoadedSettings, Settings, SettingsFile } from "../config/settings.js";
-import { mergeSettings } from "../config/settings.js";
+import { type LoadedSettings, mergeSettings, type Settings, type SettingsFile } from "../settings/index.js";
 import { computeSkillFolderHash } from "../skills/install/lock.js";
 import { readPluginManifest } from "./manifest.js";
 import { PLUGINS_LOCK, pluginsDir, readPluginsLock } from "./store.js";

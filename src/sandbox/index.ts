@@ -7,5 +7,6 @@ export { createSandbox, type SandboxOptions } from "./sandbox.js";
 export type {
   CommandSandbox,
   SandboxMode,
+  SandboxSettings,
   SandboxStatus,
 } from "./types.js";

@@ -1,31 +1,9 @@
 import type { AllowListState, DomainPolicy } from "./domains.js";
 
-/** The sandbox modes: `workspace-write` (default), `read-only`, `off`. */
-export type SandboxMode = "workspace-write" | "read-only" | "off";
+import type { SandboxMode } from "./modes.js";
 
-export const SANDBOX_MODES = [
-  "workspace-write",
-  "read-only",
-  "off",
-] as const satisfies readonly SandboxMode[];
-
-export function isSandboxMode(value: unknown): value is SandboxMode {
-  return typeof value === "string" && (SANDBOX_MODES as readonly string[]).includes(value);
-}
-
-/** Settings `sandbox: {...}`. */
-export interface SandboxSettings {
-  mode?: SandboxMode;
-  /**
-   * Let sandboxed commands reach the network (default false): `true` for all of it, or only
-   * the listed hosts through hx's proxy (`{"allowedDomains": ["*.npmjs.org"], "deniedDomains": []}`).
-   */
-  network?: boolean | { allowedDomains?: string[]; deniedDomains?: string[] };
-  /** More folders commands may write to (absolute, or `~/...`). */
-  writablePaths?: string[];
-  /** Refuse to run commands when the sandbox cannot start, instead of running them unsandboxed. */
-  required?: boolean;
-}
+export { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "./modes.js";
+export type { SandboxSettings } from "./settings.js";
 
 /** Which OS mechanism holds the sandbox. */
 export type SandboxBackend = "bubblewrap" | "seatbelt";

@@ -26,7 +26,7 @@ type RewindMode = (typeof MODES)[number];
  * a user turn. Not in the home folder or `/` (a snapshot would copy all of it).
  */
 export function setUpCheckpoints(
-  basics: SessionBasics,
+  basics: SessionBasics<{ checkpoints?: boolean }>,
   options: { sessionId: string; persist: boolean },
 ): CheckpointsCapability {
   const root = basics.workspace.root;

@@ -1,6 +1,5 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import { BackgroundJobs } from "../background/index.js";
-import type { LoadedSettings, SettingsFile } from "../config/settings.js";
 import { Conversation } from "../core/conversation.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
@@ -12,6 +11,7 @@ import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { NetworkAsker } from "../sandbox/network.js";
 import type { SandboxMode } from "../sandbox/types.js";
+import type { LoadedSettings, Settings, SettingsFile } from "../settings/index.js";
 import { type SkillTrust, setUpSkills } from "../skills/capability.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { Workspace } from "../tools/workspace.js";
@@ -67,7 +67,7 @@ export interface SessionEnvironment {
    * More capabilities, for programs that embed hx (and tests): built after the built-in ones,
    * before the context capability measures the tools and the system prompt.
    */
-  extraCapabilities?: (basics: SessionBasics) => Capability[] | Promise<Capability[]>;
+  extraCapabilities?: (basics: SessionBasics<Settings>) => Capability[] | Promise<Capability[]>;
   /** `--mcp-config` files (the user's own MCP servers) and `--strict-mcp-config`. */
   mcpConfigFiles?: string[];
   strictMcpConfig?: boolean;
@@ -135,7 +135,7 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
       interactive: env.ask !== undefined,
     }));
   const model = new SwitchableModel(env.provider, env.contextWindow);
-  const basics: SessionBasics = {
+  const basics: SessionBasics<Settings> = {
     cwd: env.cwd,
     workspace: new Workspace(env.cwd),
     settings: env.settings.merged,

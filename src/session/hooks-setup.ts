@@ -1,5 +1,6 @@
 import type { Capability, PromptFilter, SessionBasics } from "../agent/capability.js";
 import { createSessionHooks, HookRegistry, type SessionHooks } from "../hooks/index.js";
+import type { HookSettings } from "../hooks/settings.js";
 import type { ProcessGroups } from "../process/process-groups.js";
 
 export interface HooksCapability extends Capability {
@@ -17,7 +18,7 @@ export interface HooksCapability extends Capability {
  * filter. Runs SessionStart now and SessionEnd when the session closes.
  */
 export async function setUpHooks(
-  basics: SessionBasics,
+  basics: SessionBasics<{ hooks?: HookSettings; logHooks?: boolean }>,
   options: {
     sessionId: string;
     resumed: boolean;

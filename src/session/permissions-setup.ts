@@ -9,6 +9,7 @@ import {
   type PermissionOptions,
   permissionsFromSettings,
 } from "../permissions/index.js";
+import type { PermissionSettings } from "../permissions/settings.js";
 import type { Workspace } from "../tools/workspace.js";
 
 /** The session's permission mode, changeable between prompts (e.g. by the interactive front end). */
@@ -30,7 +31,7 @@ export interface PermissionsCapability extends Capability {
 
 /** Permission rules and mode from settings (`--permission-mode` wins), as a loop extension. */
 export function setUpPermissions(
-  basics: SessionBasics,
+  basics: SessionBasics<{ permissions?: PermissionSettings }>,
   options: {
     permissionMode?: string;
     ask?: PermissionAsker;

@@ -13,8 +13,10 @@ import {
   type SandboxOptions,
   sandboxNoteForModel,
 } from "../sandbox/index.js";
+import type { SandboxSettings } from "../sandbox/settings.js";
 import { childEnvironment, secretValues } from "../secrets/child-env.js";
 import { createSecretRedaction } from "../secrets/redaction-extension.js";
+import type { EnvSettings, ShellSettings } from "../secrets/settings.js";
 import type { BashToolOptions } from "../tools/bash.js";
 import { networkAskerFrom, sandboxCommand, saveAllowedDomain } from "./sandbox-command.js";
 
@@ -36,7 +38,7 @@ export interface ShellCapability extends Capability {
  * what sandbox is in force.
  */
 export async function setUpShell(
-  basics: SessionBasics,
+  basics: SessionBasics<{ sandbox?: SandboxSettings; shell?: ShellSettings; env?: EnvSettings }>,
   options: {
     /** `--sandbox MODE`, already validated. */ sandboxMode?: SandboxMode;
     /** The network allow-list's question (line mode). */

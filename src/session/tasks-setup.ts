@@ -1,6 +1,7 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import { findProjectRoot } from "../fs/project-root.js";
 import { boardFolder, createBoardTools, renderBoard, TaskStore } from "../tasks/index.js";
+import type { TaskBoardSetting } from "../tasks/settings.js";
 
 /**
  * The project's task board (`.hx/tasks`): the four board tools, `/tasks`, and one line in the
@@ -9,7 +10,7 @@ import { boardFolder, createBoardTools, renderBoard, TaskStore } from "../tasks/
  * interactive; `"on"` always; `"off"` never.
  */
 export async function setUpTaskBoard(
-  basics: SessionBasics,
+  basics: SessionBasics<{ taskBoard?: TaskBoardSetting }>,
   options: { interactive: boolean },
 ): Promise<Capability> {
   const store = new TaskStore(boardFolder(findProjectRoot(basics.cwd)));

@@ -14,6 +14,7 @@ import { createLoadSkillTool } from "./load-skill-tool.js";
 import { LoadedSkills } from "./loaded-skills.js";
 import { skillPromptFilter } from "./prompt-filter.js";
 import { runForkedSkill, type SkillRuntime, skillHooksExtension } from "./runtime.js";
+import type { SkillSettings } from "./settings.js";
 import { reloadSkillsCommand, skillsListCommand } from "./skill-commands.js";
 import { discoverSkillsView, type SkillsView, sizeCatalogForReportedWindow } from "./skills-view.js";
 import type { Skill } from "./types.js";
@@ -89,7 +90,10 @@ export interface SkillsOptions {
  * for a tool to touch a matching file. What changed reaches the model as one appended message
  * before its next request (announcer.ts). What is loaded follows the history (followLoaded).
  */
-export async function setUpSkills(basics: SessionBasics, options: SkillsOptions): Promise<SkillsCapability> {
+export async function setUpSkills(
+  basics: SessionBasics<{ skills?: SkillSettings }>,
+  options: SkillsOptions,
+): Promise<SkillsCapability> {
   const { workspace, log } = basics;
   const scan = (): SkillsView =>
     discoverSkillsView({
@@ -185,7 +189,7 @@ export async function setUpSkills(basics: SessionBasics, options: SkillsOptions)
  * only the folders of the skills the history still carries stay readable.
  */
 function followLoaded(
-  basics: SessionBasics,
+  basics: SessionBasics<{ skills?: SkillSettings }>,
   loaded: LoadedSkills,
   skills: () => readonly Skill[],
 ): () => void {
@@ -240,7 +244,7 @@ function logDiscovery(view: SkillsView, catalog: SkillCatalog, log: (line: strin
 
 /** Rescanning (`reload`) and, when asked for, the watcher of the skill roots that triggers it. */
 function liveReload(
-  basics: SessionBasics,
+  basics: SessionBasics<{ skills?: SkillSettings }>,
   live: LiveSkills,
   projectRoot: string,
   watch: boolean,

@@ -1,8 +1,8 @@
-import type { Settings } from "../config/settings.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { buildSkillCatalog, resolveCatalogBudget, type SkillCatalog } from "./catalog.js";
 import { type DiscoveryResult, discoverSkills } from "./discover.js";
 import { mergeRemoteSkills } from "./remote-skills.js";
+import type { SkillSettings } from "./settings.js";
 import type { Skill } from "./types.js";
 
 export interface SkillsView {
@@ -19,7 +19,7 @@ export interface SkillsView {
  */
 export function discoverSkillsView(options: {
   cwd: string;
-  settings: Settings;
+  settings: { skills?: SkillSettings };
   /** The model's context window in tokens (see resolveContextWindow). */
   contextWindow: number;
   /** False when the window is hx's guess for an unknown model (see resolveCatalogBudget). */
@@ -63,7 +63,7 @@ export function discoverSkillsView(options: {
 export async function sizeCatalogForReportedWindow(
   view: SkillsView,
   options: {
-    settings: Settings;
+    settings: { skills?: SkillSettings };
     windowKnown?: boolean;
     reportedContextWindow?: () => Promise<number | undefined>;
   },

@@ -1,4 +1,4 @@
-import type { Settings } from "../config/settings.js";
+import type { Settings } from "../settings/index.js";
 
 /** What an untrusted project file asked for and did not get, for the one line the user sees. */
 export interface IgnoredSetting {

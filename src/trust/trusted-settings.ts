@@ -1,7 +1,8 @@
 import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type LoadedSettings, loadSettings, mergeSettings, userSettingsDir } from "../config/settings.js";
+import { userSettingsDir } from "../config/settings.js";
+import { type LoadedSettings, loadSettings, mergeSettings } from "../settings/index.js";
 import { type FolderTrust, loadFolderTrust } from "./folder-trust.js";
 import { type IgnoredSetting, keepRestrictions } from "./restrict-settings.js";
 

@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadSettings, MAX_SETTINGS_BYTES } from "../../src/config/settings.js";
+import { MAX_SETTINGS_BYTES } from "../../src/config/settings.js";
+import { loadSettings } from "../../src/settings/index.js";
 import { tempDir } from "../support/temp-dir.js";
 
 let home: string;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateSettings } from "../../src/config/validate-settings.js";
 import { formatDiagnostic } from "../../src/core/diagnostic.js";
+import { validateSettings } from "../../src/settings/validate.js";
 
 const FILE = ".hx/settings.json";
 

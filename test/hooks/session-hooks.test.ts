@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { HookMatcher } from "../../src/config/settings.js";
 import type { AgentEvent } from "../../src/core/events.js";
 import { createSessionHooks } from "../../src/hooks/hooks.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
+import type { HookMatcher } from "../../src/hooks/settings.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import { ScriptedProvider } from "../../src/providers/scripted.js";

@@ -3,10 +3,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadSettings } from "../../src/config/settings.js";
 import { digestOf, parseServerEntries, resolveTransport } from "../../src/mcp/config.js";
 import { expandVariables } from "../../src/mcp/expand.js";
 import { loadMcpConfiguration } from "../../src/mcp/sources.js";
+import { loadSettings } from "../../src/settings/index.js";
 import { tempDir } from "../support/temp-dir.js";
 
 describe("expandVariables", () => {
@@ -189,7 +189,7 @@ describe("loadMcpConfiguration", () => {
 
 describe("mcpServers and mcp in settings", () => {
   it("are checked by the settings schema: a broken entry is a settings error", async () => {
-    const { validateSettings } = await import("../../src/config/validate-settings.js");
+    const { validateSettings } = await import("../../src/settings/validate.js");
     const good = validateSettings(
       {
         mcpServers: { fs: { command: "npx", args: ["x"] } },

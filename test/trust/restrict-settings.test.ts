@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LoadedSettings } from "../../src/config/settings.js";
+import type { LoadedSettings } from "../../src/settings/index.js";
 import { applyFolderTrust, keepRestrictions } from "../../src/trust/index.js";
 
 describe("keepRestrictions: what an untrusted project file may still do", () => {

@@ -14,7 +14,7 @@ import { readSmallFileSync } from "../fs/regular-file.js";
  */
 
 /** What a shared key's value keeps, and the parts of it listed as not applied. */
-export type ClaudeAdapter = (value: Record<string, unknown>) => { value: unknown; ignored: string[] };
+type ClaudeAdapter = (value: Record<string, unknown>) => { value: unknown; ignored: string[] };
 
 /** Which keys of a Claude Code file hx applies; `adapt` narrows an object value to what hx shares. */
 export interface ClaudeKeys {
@@ -78,7 +78,7 @@ export function readClaudeSettings(file: string, maxBytes: number, keys: ClaudeK
 }
 
 /** The part of a Claude Code settings object hx applies, and the keys it leaves. */
-export function sharedPart(
+function sharedPart(
   json: Record<string, unknown>,
   keys: ClaudeKeys,
 ): {

@@ -75,7 +75,6 @@ export const maxStopHookContinuationsSchema = (z: Zod) =>
 
 export type HookSettings = z.infer<ReturnType<typeof hookSettingsSchema>>;
 export type HookMatcher = NonNullable<HookSettings["PreToolUse"]>[number];
-export type CommandHook = HookMatcher["hooks"][number];
 
 /** Each event's hooks add up over the files (every file's hooks run). */
 export const mergeHookSettings: MergeRule<HookSettings> = (current = {}, next) => {

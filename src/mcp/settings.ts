@@ -11,7 +11,7 @@ import type {
 } from "./settings-schema.js";
 
 export type McpSettings = z.infer<ReturnType<typeof mcpSettingsSchema>>;
-export type McpServersSettings = z.infer<ReturnType<typeof mcpServersSettingsSchema>>;
+type McpServersSettings = z.infer<ReturnType<typeof mcpServersSettingsSchema>>;
 type Approval = ReturnType<typeof mcpApprovalSettingsSchema>;
 
 /** Every MCP key of a settings file. */

@@ -48,7 +48,7 @@ async function validate(raw: unknown, file: string): Promise<ValidatedSettings<S
 }
 
 /** hx's settings files: checked against the composed schema, merged by the features' rules. */
-export const HX_SETTINGS: SettingsKind<Settings> = {
+const HX_SETTINGS: SettingsKind<Settings> = {
   validate,
   merge: mergeSettings,
   claude: {

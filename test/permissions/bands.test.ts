@@ -6,6 +6,7 @@ import type { PreToolUseVerdict } from "../../src/permissions/decide.js";
 import type { PermissionMode } from "../../src/permissions/modes.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import type { ScopedPermissionRules } from "../../src/permissions/scoped-rules.js";
+import { runHx } from "../support/run-hx.js";
 import { loadParser, tempRoot } from "./support.js";
 
 interface Inputs {
@@ -214,5 +215,13 @@ describe("the decision bands", () => {
       rule: { text: "bash(git push*)" },
       reason: expect.stringContaining("while the skill deploy is active"),
     });
+  });
+
+  it("hx permissions check prints the band that decided (text and --json)", async () => {
+    const root = tempRoot();
+    const text = await runHx(["permissions", "check", "-C", root, "--", "sudo ls"]);
+    expect(text.stdout).toContain("decided by: block-list (the block list)");
+    const json = await runHx(["permissions", "check", "--json", "-C", root, "--", "git status"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ decision: "allow", band: "read-only" });
   });
 });

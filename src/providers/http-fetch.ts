@@ -42,7 +42,21 @@ export class HttpConnections {
     return ((input: FetchInput, init?: FetchInit) => this.request(input, init ?? {}, bounds)) as typeof fetch;
   }
 
-  private async request(input: FetchInput, init: FetchInit, bounds: BodyBounds): Promise<Response> {
+  /**
+   * The same for hx's own clients, which read a response's status, headers (`get`), body and
+   * `text()` only: its `Response` is a plain object, so nothing loads undici (~25 ms of CPU at
+   * start-up, which the SDKs' `Headers` pay). String bodies only.
+   */
+  liteFetch(bounds: BodyBounds): (url: string, init: FetchInit) => Promise<Response> {
+    return (url, init) => this.request(url, init, bounds, liteResponse);
+  }
+
+  private async request(
+    input: FetchInput,
+    init: FetchInit,
+    bounds: BodyBounds,
+    respond: typeof toResponse = toResponse,
+  ): Promise<Response> {
     if (typeof input !== "string" && !(input instanceof URL)) return boundedGlobal(input, init, bounds);
     const body = bytesOf(init.body);
     if (body === undefined) return boundedGlobal(input, init, bounds);
@@ -54,7 +68,7 @@ export class HttpConnections {
       const res = await this.send(url, method, headers, payload, init.signal ?? undefined);
       const location = res.headers.location;
       const status = res.statusCode ?? 0;
-      if (!isRedirect(status) || !location || init.redirect === "manual") return toResponse(res, bounds);
+      if (!isRedirect(status) || !location || init.redirect === "manual") return respond(res, bounds);
       res.resume();
       if (init.redirect === "error")
         throw new TypeError(`fetch: redirected to ${location} (redirect: "error")`);
@@ -127,6 +141,61 @@ async function toResponse(res: IncomingMessage, bounds: BodyBounds): Promise<Res
     return new Response(null, init);
   }
   return new Response(bodyStream(res, bounds, await decoderFor(res)), init);
+}
+
+/** The parts of `Headers` hx's own clients read, over a response's raw headers. */
+export class LiteHeaders {
+  private readonly values = new Map<string, string>();
+
+  constructor(raw: readonly string[]) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i].toLowerCase();
+      const seen = this.values.get(name);
+      this.values.set(name, seen === undefined ? raw[i + 1] : `${seen}, ${raw[i + 1]}`);
+    }
+  }
+
+  get(name: string): string | null {
+    return this.values.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name.toLowerCase());
+  }
+
+  forEach(callback: (value: string, name: string) => void): void {
+    for (const [name, value] of this.values) callback(value, name);
+  }
+}
+
+/** `toResponse` without undici: status, headers, the bounded body stream, `text()`, `json()`. */
+async function liteResponse(res: IncomingMessage, bounds: BodyBounds): Promise<Response> {
+  const status = res.statusCode ?? 0;
+  const headers = new LiteHeaders(res.rawHeaders);
+  let body: ReadableStream<Uint8Array> | null = null;
+  if (NULL_BODY_STATUSES.has(status)) res.resume();
+  else body = bodyStream(res, bounds, await decoderFor(res));
+  let used = false;
+  const text = async () => {
+    used = true;
+    if (!body) return "";
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body) chunks.push(chunk);
+    return Buffer.concat(chunks).toString("utf8");
+  };
+  const response = {
+    status,
+    statusText: res.statusMessage ?? "",
+    ok: status >= 200 && status < 300,
+    headers,
+    body,
+    get bodyUsed() {
+      return used;
+    },
+    text,
+    json: async () => JSON.parse(await text()),
+  };
+  return response as unknown as Response;
 }
 
 /**

@@ -2,6 +2,7 @@ import { MIN_CONTEXT_WINDOW } from "../context/windows.js";
 import { HttpConnections } from "./http-fetch.js";
 import { callLimits } from "./limits.js";
 import { contextWindowFromModelList } from "./model-window.js";
+import { CHAT_ERRORS, openChatStream } from "./openai-chat-client.js";
 import { buildChatRequest, type OpenAIChatCompat } from "./openai-chat-request.js";
 import { type ChatChunk, ChatStreamAssembler } from "./openai-chat-stream.js";
 import type { ModelProvider, ProviderConfig } from "./provider.js";
@@ -25,18 +26,16 @@ export interface OpenAIChatSetup {
 }
 
 /**
- * A provider for OpenAI Chat Completions (OpenAI, DeepSeek, Ollama, llama.cpp, vLLM...).
- * The `openai` SDK is imported here, lazily, so other providers never load it; its error
- * classes go to the shared classifier. `baseURL` is always explicit (the SDK would otherwise
- * read `OPENAI_BASE_URL`); the SDK never retries (hx's one policy does, in streaming-call.ts)
- * and never logs (its raw parse lines would reach the terminal).
+ * A provider for OpenAI Chat Completions (OpenAI, DeepSeek, Ollama, llama.cpp, vLLM...),
+ * through hx's own client (openai-chat-client.ts: one streamed POST, read as the `openai` SDK
+ * reads it, without the SDK's 150 KB and the undici its `Headers` load). `baseURL` is always
+ * explicit; the client never retries (hx's one policy does, in streaming-call.ts) and never
+ * logs.
  */
 export async function createOpenAIChatProvider(
   config: ProviderConfig,
   setup: OpenAIChatSetup,
 ): Promise<ModelProvider> {
-  const sdk = await import("openai");
-  const OpenAI = sdk.default;
   const limits = callLimits(config);
   const provider = createStreamingProvider<ChatChunk>({
     name: setup.name,
@@ -46,7 +45,7 @@ export async function createOpenAIChatProvider(
       keyEnv: setup.keyEnv,
       api: "an OpenAI-compatible Chat Completions API (usually ending in /v1)",
     },
-    sdkErrors: sdk,
+    sdkErrors: CHAT_ERRORS,
     retryBaseDelayMs: setup.retryBaseDelayMs,
     buildBody: (request) =>
       buildChatRequest(request, {
@@ -55,22 +54,15 @@ export async function createOpenAIChatProvider(
         thinking: setup.thinking,
         maxOutputTokens: config.maxOutputTokens,
       }),
-    async openStream(body, attempt) {
-      const client = new OpenAI({
-        apiKey: setup.apiKey,
+    openStream: (body, attempt) =>
+      openChatStream({
         baseURL: setup.baseURL,
-        maxRetries: 0,
-        timeout: limits.requestTimeoutMs,
-        logLevel: "off",
-        organization: null,
-        project: null,
-        fetch: attempt.fetch,
-      });
-      const { data, response } = await client.chat.completions
-        .create(body as never, { signal: attempt.signal })
-        .withResponse();
-      return { events: data as unknown as AsyncIterable<ChatChunk>, response };
-    },
+        apiKey: setup.apiKey,
+        body,
+        signal: attempt.signal,
+        timeoutMs: limits.requestTimeoutMs,
+        fetch: attempt.liteFetch,
+      }),
     newAssembler: (onDelta) => new ChatStreamAssembler(onDelta),
   });
   return { ...provider, reportedContextWindow: () => reportedWindow(setup, config.model) };
@@ -82,7 +74,7 @@ const MODEL_LIST_TIMEOUT_MS = 1500;
 /** `GET {baseURL}/models` (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter...): the model's window. */
 async function reportedWindow(setup: OpenAIChatSetup, model: string): Promise<number | undefined> {
   try {
-    const fetch = new HttpConnections().fetch({ maxBytes: 4 * 1024 * 1024 });
+    const fetch = new HttpConnections().liteFetch({ maxBytes: 4 * 1024 * 1024 });
     const response = await fetch(`${setup.baseURL.replace(/\/+$/, "")}/models`, {
       headers: { authorization: `Bearer ${setup.apiKey}`, accept: "application/json" },
       signal: AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS),

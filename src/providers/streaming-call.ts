@@ -28,6 +28,8 @@ interface StreamAttempt {
   signal: AbortSignal;
   /** `fetch` that bounds the size of response bodies. */
   fetch: typeof fetch;
+  /** The same for hx's own clients: a plain `Response` that loads no undici (http-fetch.ts). */
+  liteFetch: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 /** An opened stream and the HTTP response it reads (the SDKs' `.withResponse()`). */
@@ -135,9 +137,11 @@ async function runAttempt<Event>(
     }, limits.streamIdleTimeoutMs);
   };
   try {
+    const bounds = { maxBytes: limits.maxResponseBytes, onBytes: touch };
     opened = await spec.openStream(body, {
       signal: controller.signal,
-      fetch: connections.fetch({ maxBytes: limits.maxResponseBytes, onBytes: touch }),
+      fetch: connections.fetch(bounds),
+      liteFetch: connections.liteFetch(bounds),
     });
     touch();
     await expectEventStream(opened.response);

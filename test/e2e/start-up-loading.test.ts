@@ -43,6 +43,9 @@ describe("start-up loading", () => {
     expect((await h.agent("say hi", [], { env: traced(plain) })).code).toBe(0);
     expect(loaded(plain).some((url) => url.includes("/dist/chunks/agent-command-"))).toBe(true);
     expect(loadsZod(plain)).toBe(false);
+    // The Chat Completions request goes through hx's own client: no SDK, no undici.
+    expect(loaded(plain).filter((entry) => entry.includes("undici"))).toEqual([]);
+    expect(loaded(plain).some((url) => /\/dist\/chunks\/openai-[A-Z0-9]+\.js$/.test(url))).toBe(false);
 
     writeFileSync(path.join(h.work, "a.txt"), "alpha\n");
     const withCall = path.join(h.work, "call.txt");

@@ -13,6 +13,12 @@ export interface ToolOutput {
   /** Images for models that take them (the provider decides); `content` should note each. */
   images?: ToolImage[];
   isError?: boolean;
+  /**
+   * The exit code of the command the tool ran (bash), when it exited. A non-zero code is a
+   * failed call for hooks (`PostToolUseFailure`, as in Claude Code); the model reads it in
+   * `content`.
+   */
+  exitCode?: number;
   /** Kept on the tool-result message (never sent to the model), e.g. which skill it carries. */
   meta?: ToolResultMeta;
   /**

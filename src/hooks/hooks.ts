@@ -224,7 +224,8 @@ function toolHooks(hooks: HookRunner, name: string, prefix: string): LoopExtensi
     },
     async afterToolCall(prepared, output, state) {
       hooks.log(prefix + hookLogLine.postToolUse(prepared.tool.name, output.content));
-      const failed = output.isError === true;
+      // As in Claude Code, a command that exits non-zero is a failed call.
+      const failed = output.isError === true || (output.exitCode ?? 0) !== 0;
       const event = failed ? "PostToolUseFailure" : "PostToolUse";
       if (!registry.has(event)) return undefined;
       const fields = failed

@@ -205,10 +205,14 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
       }
       if (run.ending.kind === "signal")
         return { content: `${body}\n\nTerminated by signal ${run.ending.signal}` };
-      if (run.ending.code === 0) return { content: body };
+      if (run.ending.code === 0) return { content: body, exitCode: 0 };
       const escalation =
         launch.sandboxed && sandbox ? refusalOffer(sandbox, output, ctx.workspace.root) : undefined;
-      return { content: `${body}\n\nExit code: ${run.ending.code}`, ...(escalation ? { escalation } : {}) };
+      return {
+        content: `${body}\n\nExit code: ${run.ending.code}`,
+        exitCode: run.ending.code,
+        ...(escalation ? { escalation } : {}),
+      };
     },
   });
 }

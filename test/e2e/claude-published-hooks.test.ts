@@ -189,6 +189,37 @@ describe.skipIf(!HAS_JQ)("a formatter: selfish-pipeline's auto-format (PostToolU
   });
 });
 
+describe.skipIf(!HAS_JQ)("a failure hint: selfish-pipeline's PostToolUseFailure hook", () => {
+  it("a command that exits non-zero is a failed call, as in Claude Code: its hint reaches the model", async () => {
+    writeSettings(h.work, {
+      hooks: {
+        PostToolUseFailure: pluginHooks(SELFISH, "PostToolUseFailure", "selfish-failure-hint.sh"),
+        // Claude Code runs PostToolUse only for calls that succeeded.
+        PostToolUse: [
+          { matcher: "Bash", hooks: [commandHook("cat > /dev/null; echo 'after a success' >&2; exit 2")] },
+        ],
+      },
+    });
+    startSelfishPipeline("login-form");
+    h.server
+      .reply()
+      .tool("bash", { command: "shellcheck-not-installed scripts/*.sh" })
+      .tool("bash", { command: "true" });
+    h.server.reply().text("ok");
+    await h.agent("lint", bypass);
+    const [failed, succeeded] = toolResultsOf(h.server.requests[1]);
+    expect(failed).toContain("command not found");
+    expect(failed).toContain(
+      "[PostToolUseFailure hook context] [SELFISH HINT] Check that the required tool is installed. (tool: Bash)",
+    );
+    expect(failed).not.toContain("after a success");
+    expect(succeeded).toContain("after a success");
+    expect(readFileSync(path.join(h.work, ".claude", ".selfish-failures.log"), "utf8")).toMatch(
+      /^\d+ Bash: .*shellcheck-not-installed: command not found/,
+    );
+  });
+});
+
 describe("a SessionStart context injector: selfish-pipeline's session-start-context", () => {
   it("its pipeline state is in the model's first request", async () => {
     writeSettings(h.work, {

@@ -15,15 +15,15 @@ describe("bash", () => {
     expect(result.content).toBe(`${root}\nout\nerr\nout2`);
   });
 
-  it("reports a non-zero exit as 'Exit code: N' without marking the result an error", async () => {
+  it("reports a non-zero exit as 'Exit code: N' and the exitCode field, without marking the result an error", async () => {
     const { call } = setup();
     const result = await call("bash", { command: "echo failing; exit 3" });
-    expect(result).toEqual({ content: "failing\n\nExit code: 3" });
+    expect(result).toEqual({ content: "failing\n\nExit code: 3", exitCode: 3 });
   });
 
   it("says (no output) when the command prints nothing", async () => {
     const { call } = setup();
-    expect(await call("bash", { command: "true" })).toEqual({ content: "(no output)" });
+    expect(await call("bash", { command: "true" })).toEqual({ content: "(no output)", exitCode: 0 });
     expect((await call("bash", { command: "exit 1" })).content).toBe("(no output)\n\nExit code: 1");
   });
 
@@ -51,7 +51,7 @@ describe("bash", () => {
     const { call } = setup();
     // The job holds the output pipe for 600 s: waiting for it would end in the 10 s timeout.
     const result = await call("bash", { command: "sleep 600 & echo done", timeout: 10 });
-    expect(result).toEqual({ content: "done" });
+    expect(result).toEqual({ content: "done", exitCode: 0 });
   });
 
   it.skipIf(process.platform !== "linux")(

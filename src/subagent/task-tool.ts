@@ -5,6 +5,7 @@ import type { SkillSpan, UserMessageMeta } from "../core/messages.js";
 import { type ToolOutput, toolError } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { builtSchema } from "../tools/built-schemas.js";
+import { defined } from "../tools/claude-shape.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { type ClaudeShape, defineTool, type Tool, type Zod } from "../tools/tool.js";
 import type { Workspace } from "../tools/workspace.js";
@@ -85,18 +86,40 @@ function taskSchemaWithout(omitted: readonly TaskParameter[]): Record<string, un
 }
 
 /** task as Claude Code's Task: hx's `explore` / `general` are Claude's `Explore` / `general-purpose`. */
-export const TASK_CLAUDE: ClaudeShape<{ description: string; prompt: string; agent_type?: string }> = {
+type TaskArgs = {
+  description: string;
+  prompt: string;
+  agent_type?: string;
+  skills?: string[];
+  run_in_background?: boolean;
+  isolation?: "worktree";
+};
+
+/**
+ * task as Claude Code's Task: hx's `explore` / `general` are Claude's `Explore` /
+ * `general-purpose`; `run_in_background` is Claude's own; `skills` and `isolation` ride along
+ * (so a hook's `updatedInput` keeps them).
+ */
+export const TASK_CLAUDE: ClaudeShape<TaskArgs> = {
   name: "Task",
-  input: (args) => ({
-    description: args.description,
-    prompt: args.prompt,
-    subagent_type: args.agent_type === "explore" ? "Explore" : "general-purpose",
-  }),
-  args: (input) => ({
-    description: input.description,
-    prompt: input.prompt,
-    agent_type: String(input.subagent_type ?? "").toLowerCase() === "explore" ? "explore" : "general",
-  }),
+  input: (args) =>
+    defined({
+      description: args.description,
+      prompt: args.prompt,
+      subagent_type: args.agent_type === "explore" ? "Explore" : "general-purpose",
+      run_in_background: args.run_in_background,
+      skills: args.skills,
+      isolation: args.isolation,
+    }),
+  args: (input) =>
+    defined({
+      description: input.description,
+      prompt: input.prompt,
+      agent_type: String(input.subagent_type ?? "").toLowerCase() === "explore" ? "explore" : "general",
+      run_in_background: input.run_in_background === true ? true : undefined,
+      skills: Array.isArray(input.skills) ? input.skills : undefined,
+      isolation: input.isolation === "worktree" ? "worktree" : undefined,
+    }),
   response: (_args, output) => ({ content: [{ type: "text", text: output.content }] }),
 };
 

@@ -97,6 +97,29 @@ describe("each tool's claude field", () => {
     });
   });
 
+  it("a Task hook's updatedInput keeps run_in_background, isolation and skills", () => {
+    const task = as("task", TASK_CLAUDE as ClaudeShape);
+    const args = {
+      description: "d",
+      prompt: "p",
+      skills: ["deploy"],
+      run_in_background: true,
+      isolation: "worktree",
+    };
+    expect(claudeToolInput(task, args, workspace)).toMatchObject({
+      run_in_background: true,
+      isolation: "worktree",
+    });
+    expect(hxArgsFrom(task, args, { prompt: "p2" }, workspace)).toEqual({
+      description: "d",
+      prompt: "p2",
+      agent_type: "general",
+      skills: ["deploy"],
+      run_in_background: true,
+      isolation: "worktree",
+    });
+  });
+
   it("rules and matchers read the same names: one source, the tools' definitions", () => {
     for (const [tool, , name] of cases) {
       expect(canonicalToolName(name)).toBe(tool.name);

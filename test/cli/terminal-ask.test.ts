@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { formatLineQuestion, parseLineAnswer } from "../../src/cli/permission-choices.js";
+import { formatLineQuestion, parseLineAnswer, questionChoices } from "../../src/cli/permission-choices.js";
 import { createTerminalAsker, createTerminalNetworkAsker } from "../../src/cli/terminal-ask.js";
 
 const request = (signal = new AbortController().signal) => ({
@@ -98,5 +98,36 @@ describe("terminal asker", () => {
     expect(formatLineQuestion({ ...write, alwaysRules: [] }, { allowEdits: () => {} })).toBe(
       "Allow write_file(a.txt)? [y] yes  [e] yes, and allow all edits this session (acceptEdits)  [n] no  (or type what the model should do instead) ",
     );
+  });
+});
+
+describe("a question with its own wording (a re-run after a sandbox refusal)", () => {
+  const rerun = {
+    ...request(),
+    question:
+      "The sandbox refused a write to /h/x (Read-only file system). Run bash(touch /h/x) again outside it?",
+    alwaysRules: ["let commands write /h"],
+    labels: {
+      yes: "Yes, run it once outside the sandbox",
+      always: "Yes, and let commands write /h for this session",
+    },
+  };
+
+  it("shows the question and the labels in place of Allow … / yes / always: save …", () => {
+    expect(formatLineQuestion(rerun, {})).toBe(
+      "The sandbox refused a write to /h/x (Read-only file system). Run bash(touch /h/x) again outside it? [y] yes, run it once outside the sandbox  [a] yes, and let commands write /h for this session  [n] no  (or type what the model should do instead) ",
+    );
+    expect(questionChoices(rerun, {}).map((choice) => choice.label)).toEqual([
+      "Yes, run it once outside the sandbox",
+      "Yes, and let commands write /h for this session",
+      "No",
+      "No, and tell the model what to do instead",
+    ]);
+    expect(parseLineAnswer("a", rerun, {})).toBe("always");
+  });
+
+  it("offers no 'always' when nothing can be added for the session", () => {
+    const once = { ...rerun, alwaysRules: [], labels: { yes: rerun.labels.yes } };
+    expect(formatLineQuestion(once, {})).not.toContain("[a]");
   });
 });

@@ -1,10 +1,10 @@
 import { realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PROTECTED_HOME_FILES, PROTECTED_WORKSPACE_PATTERNS } from "../config/protected-paths.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { placeServer, resolveServerSandbox } from "../mcp/server-sandbox.js";
 import { loadMcpConfiguration } from "../mcp/sources.js";
-import { PROTECTED_HOME_FILES, PROTECTED_WORKSPACE_PATTERNS } from "../permissions/protected-paths.js";
 import {
   createSandbox,
   describeInside,

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveContextWindow } from "../context/index.js";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import type { McpSetup } from "../mcp/launch.js";
 import { startMcp } from "../mcp/start.js";
+import { resolveContextWindow } from "../providers/context-windows.js";
 import type { ModelProvider } from "../providers/provider.js";
 import { createProvider, defaultModelFor } from "../providers/registry.js";
 import type { LoadedSettings } from "../settings/index.js";

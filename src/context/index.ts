@@ -2,5 +2,4 @@ export { breakdownContext, renderContextTable } from "./breakdown.js";
 export { type CompactionTrigger, ContextCompactor } from "./compactor.js";
 export { findLoadedSkills } from "./skill-bodies.js";
 export { createSkillSizeGuard, fitSkillToWindow } from "./skill-size-guard.js";
-export { createToolOutputSpill, DEFAULT_SPILL_LIMIT_CHARS } from "./spill.js";
-export { resolveContextWindow } from "./windows.js";
+export { createToolOutputSpill } from "./spill.js";

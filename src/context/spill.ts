@@ -3,6 +3,7 @@ import path from "node:path";
 import type { LoopExtension } from "../agent/extension.js";
 import { formatCount } from "../core/format-count.js";
 import type { ToolOutput } from "../core/tool.js";
+import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../tools/tool-results.js";
 import { keepsWhole } from "./skill-bodies.js";
 
 export interface SpillOptions {
@@ -23,9 +24,7 @@ export type ReadHint = (relativePath: string, nextLine: number) => string;
 const defaultReadHint: ReadHint = (file, nextLine) =>
   `read the rest with read_file (path "${file}", offset ${nextLine}), or search it with grep.`;
 
-export const DEFAULT_SPILL_LIMIT_CHARS = 30_000;
 const DEFAULT_PREVIEW_CHARS = 2_000;
-const TOOL_RESULTS_DIR = path.join(".hx", "tool-results");
 
 /**
  * Keeps one huge tool output from filling the context: the full text is saved under
@@ -85,27 +84,9 @@ export function spillToolOutput(
   return { output: output.isError ? { content, isError: true } : { content }, relativePath };
 }
 
-/**
- * Where a saved tool output named `name` (a call id, maybe with a prefix) goes: its absolute
- * path and the path relative to the workspace, with `/`, that the model can pass to read_file.
- */
-export function toolResultFile(
-  workspaceRoot: string,
-  name: string,
-): { absolute: string; relativePath: string } {
-  const relative = path.join(TOOL_RESULTS_DIR, `${safeFileName(name)}.txt`);
-  return { absolute: path.join(workspaceRoot, relative), relativePath: relative.split(path.sep).join("/") };
-}
-
 /** Whole lines from the start, at most `maxChars` (one cut line when the first is longer). */
 function headLines(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const cut = text.lastIndexOf("\n", maxChars);
   return cut > 0 ? text.slice(0, cut) : text.slice(0, maxChars);
-}
-
-/** Call ids come from the model's provider; keep them to characters every filesystem accepts. */
-function safeFileName(id: string): string {
-  const cleaned = id.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
-  return (cleaned || "call").slice(0, 120);
 }

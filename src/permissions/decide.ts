@@ -1,5 +1,6 @@
 import os from "node:os";
 import path from "node:path";
+import { isProtectedPath } from "../config/protected-paths.js";
 import { expandBraces } from "../fs/brace-expansion.js";
 import { isInside, realPathOf } from "../tools/workspace.js";
 import { bandRank, type DecisionBand } from "./bands.js";
@@ -7,7 +8,6 @@ import { findBlockedCommand } from "./block-list.js";
 import type { CommandLine, CommandView, ViewWord } from "./command-line.js";
 import { changesTheWorld, modeVerdict, type PermissionMode } from "./modes.js";
 import { programOption } from "./program-options.js";
-import { isProtectedPath } from "./protected-paths.js";
 import { type NotReadOnly, readOnlyVerdict } from "./read-only-commands.js";
 import { normalizePath, RuleSet } from "./rule-set.js";
 import { type PermissionRule, parseRule, type RuleTarget } from "./rules.js";

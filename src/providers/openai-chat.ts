@@ -1,4 +1,4 @@
-import { MIN_CONTEXT_WINDOW } from "../context/windows.js";
+import { MIN_CONTEXT_WINDOW } from "./context-windows.js";
 import { HttpConnections } from "./http-fetch.js";
 import { callLimits } from "./limits.js";
 import { contextWindowFromModelList } from "./model-window.js";

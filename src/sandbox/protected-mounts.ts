@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
-import { PROTECTED_HOME_FILES, PROTECTED_WORKSPACE_PATTERNS } from "../permissions/protected-paths.js";
+import { PROTECTED_HOME_FILES, PROTECTED_WORKSPACE_PATTERNS } from "../config/protected-paths.js";
 
 /** One protected path inside a writable folder, as the sandbox must mount it. */
 export interface ProtectedEntry {

@@ -5,11 +5,11 @@ import {
   ContextCompactor,
   createSkillSizeGuard,
   createToolOutputSpill,
-  DEFAULT_SPILL_LIMIT_CHARS,
   renderContextTable,
 } from "../context/index.js";
 import type { Message } from "../core/messages.js";
 import type { ToolRegistry } from "../tools/registry.js";
+import { DEFAULT_SPILL_LIMIT_CHARS } from "../tools/tool-results.js";
 
 export interface ContextCapability extends Capability {
   compactor: ContextCompactor;

@@ -1,5 +1,6 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import { localSettingsPath } from "../config/settings.js";
+import { createSecretRedaction } from "../guards/secret-redaction.js";
 import type { PermissionAsker } from "../permissions/ask.js";
 import { ProcessGroups } from "../process/process-groups.js";
 import {
@@ -15,7 +16,6 @@ import {
 } from "../sandbox/index.js";
 import type { SandboxSettings } from "../sandbox/settings.js";
 import { childEnvironment, secretValues } from "../secrets/child-env.js";
-import { createSecretRedaction } from "../secrets/redaction-extension.js";
 import type { EnvSettings, ShellSettings } from "../secrets/settings.js";
 import type { BashToolOptions } from "../tools/bash.js";
 import { networkAskerFrom, sandboxCommand, saveAllowedDomain } from "./sandbox-command.js";

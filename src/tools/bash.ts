@@ -1,9 +1,7 @@
-import type { BackgroundJobs } from "../background/jobs.js";
-import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "../context/spill.js";
 import { formatCount } from "../core/format-count.js";
 import { type Escalation, ToolError, type ToolOutput, toolErrorText } from "../core/tool.js";
 import { ProcessGroups } from "../process/process-groups.js";
-import { runProcess } from "../process/run-process.js";
+import { type ProcessEnding, runProcess } from "../process/run-process.js";
 import { SpillFile } from "../process/spill-file.js";
 import { explainSandboxFailure, sandboxEscalation } from "../sandbox/explain.js";
 import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
@@ -11,6 +9,7 @@ import { childEnvironment } from "../secrets/child-env.js";
 import { builtSchema } from "./built-schemas.js";
 import { defined, text } from "./claude-shape.js";
 import { type ClaudeShape, defineTool, type Tool, type Zod } from "./tool.js";
+import { DEFAULT_SPILL_LIMIT_CHARS, toolResultFile } from "./tool-results.js";
 import { type Cut, truncate } from "./truncate.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -51,13 +50,27 @@ export interface BashToolOptions {
   /** One sentence on the sandbox for the model (what it may write, whether there is network). */
   sandboxNote?: string;
   /** Where `run_in_background` commands go; absent: the parameter is refused. */
-  background?: BackgroundJobs;
+  background?: BackgroundStarter;
 }
 
 /**
  * Bash as Claude Code knows it. Claude Code's `timeout` is in milliseconds, hx's in seconds;
  * Claude's `tool_response` has stdout and stderr apart, hx's output has them interleaved in stdout.
  */
+/**
+ * Where `run_in_background` commands go (src/background's BackgroundJobs): `run` starts the
+ * process, writes its output to the job and resolves when it ends.
+ */
+interface BackgroundStarter {
+  start(
+    command: string,
+    run: (
+      job: { readonly id: string; write(text: string): void },
+      signal: AbortSignal,
+    ) => Promise<ProcessEnding>,
+  ): { readonly id: string };
+}
+
 export const BASH_CLAUDE: ClaudeShape<{ command: string; timeout?: number; run_in_background?: boolean }> = {
   name: "Bash",
   input: (args) =>

@@ -3,13 +3,13 @@ import { breakdownContext, renderContextTable } from "../../src/context/breakdow
 import { shortenOldToolResults } from "../../src/context/shorten.js";
 import { estimateRequestTokens, estimateTokens } from "../../src/context/tokens.js";
 import { cacheHitRate, formatUsage } from "../../src/context/usage-line.js";
+import { emptyUsage, type Message, type ToolResultMeta } from "../../src/core/messages.js";
 import {
   contextWindowForModel,
   DEFAULT_CONTEXT_WINDOW,
   parseTokenCount,
   resolveContextWindow,
-} from "../../src/context/windows.js";
-import { emptyUsage, type Message, type ToolResultMeta } from "../../src/core/messages.js";
+} from "../../src/providers/context-windows.js";
 
 describe("estimateTokens", () => {
   it("counts ASCII at ~4 chars per token and CJK at one per character", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createSecretRedaction } from "../../src/guards/secret-redaction.js";
 import {
   childEnvironment,
   droppedSecretNames,
@@ -6,7 +7,6 @@ import {
   secretValues,
 } from "../../src/secrets/child-env.js";
 import { redactUrlPasswords } from "../../src/secrets/redact.js";
-import { createSecretRedaction } from "../../src/secrets/redaction-extension.js";
 import type { PreparedCall } from "../../src/tools/registry.js";
 
 const env = {

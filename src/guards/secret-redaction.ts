@@ -1,5 +1,5 @@
 import type { LoopExtension } from "../agent/extension.js";
-import { redactUrlPasswords } from "./redact.js";
+import { redactUrlPasswords } from "../secrets/redact.js";
 
 /**
  * Replaces known secret values (API keys from hx's environment) in tool output before the

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch";
-import { INSTRUCTION_FILES, PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS } from "../config/agent-files.js";
+import { INSTRUCTION_FILES, PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS } from "./agent-files.js";
 
 const BASE_WORKSPACE_PATTERNS = [
   ".hx/**",

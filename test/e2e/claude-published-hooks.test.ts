@@ -369,6 +369,22 @@ describe("settings files from real Claude Code projects, copied as they are into
     },
   );
 
+  it("hx doctor lists them in effect and the key of theirs hx does not use", async () => {
+    copyToClaude(path.join(DEV_ENV_SETUP, ".claude", "settings.local.json"), "settings.local.json");
+    copyToClaude(path.join(CLAUDE_CODE_PLUGINS, "hooks", "git", "prevent-direct-push.json"), "settings.json");
+    const doctor = await runHx(["doctor", "-C", h.work]);
+    const claude = path.join(h.work, ".claude");
+    expect(doctor.stdout).toContain(
+      `settings: ${path.join(claude, "settings.json")} (project), ${path.join(claude, "settings.local.json")} (local)`,
+    );
+    expect(doctor.stdout).toContain(
+      `${path.join(claude, "settings.json")}: not used by hx (Claude Code only): description`,
+    );
+    expect(doctor.stdout).toContain(
+      ".claude/settings.json: hooks.PreToolUse (1 hook); .claude/settings.local.json: permissions.allow (5 rules)",
+    );
+  });
+
   it("claude-code-plugins' deny-sensitive-files.json as .claude/settings.json: Read(./.env) is denied, even untrusted", async () => {
     copyToClaude(
       path.join(CLAUDE_CODE_PLUGINS, "settings", "permissions", "deny-sensitive-files.json"),

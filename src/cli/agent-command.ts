@@ -102,6 +102,12 @@ export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFl
     signal: interrupted,
     budget: budget?.exceeded(),
     persisted: headless.persist,
+    stillRunning: session.background?.running().map((job) => ({
+      id: job.id,
+      kind: job.kind,
+      command: job.command,
+      runningMs: Date.now() - job.startedAt,
+    })),
   };
   return finishRun(outcome, prepared.config.outputFormat, log);
 }

@@ -39,6 +39,8 @@ export interface HeadlessOutcome {
   budget?: BudgetExceeded;
   /** Session totals when no file was written (`--no-session-persistence`). */
   persisted: boolean;
+  /** Background jobs still running when the answer came (hx ends them as it exits). */
+  stillRunning?: ReadonlyArray<{ id: string; kind: string; command: string; runningMs: number }>;
 }
 
 /**
@@ -78,6 +80,16 @@ export function resultObject(outcome: HeadlessOutcome) {
       usage: usageJson(result.subagentStats),
     },
     session_persisted: outcome.persisted,
+    ...(outcome.stillRunning?.length
+      ? {
+          background_ended_with_hx: outcome.stillRunning.map((job) => ({
+            id: job.id,
+            kind: job.kind,
+            command: job.command,
+            running_ms: job.runningMs,
+          })),
+        }
+      : {}),
     ...(outcome.signal ? { interrupted: true, signal: outcome.signal } : {}),
     ...(outcome.budget
       ? { budget: { kind: outcome.budget.kind, limit: outcome.budget.limit, spent: outcome.budget.spent } }

@@ -42,6 +42,17 @@ export interface AgentSessionInit {
   sandbox?: CommandSandbox;
   /** The skills `/name` invokes (front ends complete and check command names with them). */
   skills?: () => ReadonlyArray<InvocableSkill>;
+  /** Background commands and subagents, for what a headless result says was still running. */
+  background?: { running(): ReadonlyArray<BackgroundJobSummary> };
+}
+
+/** A background job as a front end reports it. */
+export interface BackgroundJobSummary {
+  readonly id: string;
+  readonly kind: "command" | "subagent";
+  /** The command line, or the subagent's description. */
+  readonly command: string;
+  readonly startedAt: number;
 }
 
 /** A tool call as a front end shows it (see AgentSession.describeCall). */
@@ -77,6 +88,8 @@ export class AgentSession {
   readonly permissions: PermissionModeHandle;
   /** The OS sandbox around commands: `status()` (or `await check()`) says what is in force, for the status line. */
   readonly sandbox?: CommandSandbox;
+  /** Background jobs (`running()`), for what a headless result says was still running. */
+  readonly background?: { running(): ReadonlyArray<BackgroundJobSummary> };
   private readonly invocable: () => ReadonlyArray<InvocableSkill>;
   private readonly extensions: LoopExtension[];
   private readonly promptFilters: PromptFilter[];
@@ -92,6 +105,7 @@ export class AgentSession {
     this.model = init.model;
     this.permissions = init.permissions;
     this.sandbox = init.sandbox;
+    this.background = init.background;
     this.invocable = init.skills ?? (() => []);
     this.extensions = from((c) => c.extensions);
     this.promptFilters = from((c) => c.promptFilters);

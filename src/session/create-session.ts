@@ -281,5 +281,6 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     transcript: { id: transcript.writer.id, file: transcript.writer.file },
     sandbox: shell.sandbox,
     skills: skills.invocable,
+    background: jobs,
   });
 }

@@ -78,9 +78,21 @@ describe("background commands", () => {
     h.server.reply().tool("bash", { command: "sleep 0.5" });
     h.server.reply().text("leaving it");
 
-    const run = await h.agent("serve", [...BYPASS, "--sandbox", "off"]);
+    const run = await h.agent("serve", [...BYPASS, "--sandbox", "off", "--output-format", "json"]);
 
     expect(run.code).toBe(0);
+    // The result says what was still running when the answer came.
+    const result = JSON.parse(run.stdout);
+    expect(result.result).toBe("leaving it");
+    expect(result.background_ended_with_hx).toEqual([
+      {
+        id: "bg1",
+        kind: "command",
+        command: `echo $$ > ${pidFile}; exec sleep 300`,
+        running_ms: expect.any(Number),
+      },
+    ]);
+    expect(result.background_ended_with_hx[0].running_ms).toBeGreaterThanOrEqual(400);
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false);

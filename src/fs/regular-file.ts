@@ -178,7 +178,7 @@ export function readRegularFileSync(
       if (total > maxBytes) return tooLarge(maxBytes);
       if (read < chunk.length) break; // a regular file reads short only at its end
     }
-    return { ok: true, bytes: Buffer.concat(chunks, total) };
+    return { ok: true, bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, reason: "unreadable", message: `cannot be read (${code ?? String(error)})` };

@@ -145,9 +145,10 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
     walk.visitedDirs.add(real);
 
     // Most folders under a root are skills: try SKILL.md first, list the folder only if absent.
-    const direct = tryRead(path.join(dir, SKILL_FILE_NAMES[0]), real);
+    const skillFile = joinName(dir, SKILL_FILE_NAMES[0]);
+    const direct = tryRead(skillFile, real);
     if (direct.kind === "error") {
-      walk.diagnostics.push(skillWarning(direct.code, direct.message, path.join(dir, SKILL_FILE_NAMES[0])));
+      walk.diagnostics.push(skillWarning(direct.code, direct.message, skillFile));
       continue;
     }
     let entries: Dirent[] = [];
@@ -175,7 +176,7 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
         );
         return;
       }
-      const file = path.join(dir, direct.kind === "text" ? SKILL_FILE_NAMES[0] : otherName!);
+      const file = direct.kind === "text" ? skillFile : joinName(dir, otherName!);
       const skill =
         direct.kind === "text"
           ? toSkill(file, direct.text, root.source, walk.diagnostics)
@@ -254,11 +255,20 @@ function isInsideFolder(child: string, folder: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
+/**
+ * `path.join` for a name read from a folder listing (no separator, never `.` or `..`) under a
+ * normalized folder: the same string, without normalizing it again (at 1,000 skills the joins
+ * cost more than the syscalls around them).
+ */
+function joinName(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? `${dir}${name}` : `${dir}${path.sep}${name}`;
+}
+
 /** A subfolder (or a link to one) with its real path; plain folders need no realpath call. */
 function childFolder(parent: string, parentReal: string, entry: Dirent) {
-  const dir = path.join(parent, entry.name);
+  const dir = joinName(parent, entry.name);
   if (entry.isDirectory())
-    return { name: entry.name, dir, real: path.join(parentReal, entry.name), link: false };
+    return { name: entry.name, dir, real: joinName(parentReal, entry.name), link: false };
   if (!entry.isSymbolicLink()) return undefined;
   try {
     if (!statSync(dir).isDirectory()) return undefined;

@@ -10,6 +10,8 @@
  * No import breaks these rules; keep it so (no known-violations list: a new upward import is
  * fixed by moving the shared piece down, or by passing it in from above).
  */
+const { heavyModules } = require("./scripts/heavy-modules.cjs");
+
 const LAYERS = [
   // The contracts every layer shares, and text and file helpers with no hx knowledge.
   ["ground", ["core", "text", "fs"]],
@@ -45,6 +47,27 @@ const LAYERS = [
   ["cli", ["cli"]],
 ];
 
+/**
+ * Folders imported through their index.ts only (or a sub-folder's, e.g. skills/install/index.ts):
+ * the index says what the folder offers others (export what other folders use, nothing more;
+ * knip fails on an export nobody imports). Inside a folder, files import each other directly.
+ * Two exceptions keep start-up lean, because loading an index loads every module it re-exports:
+ * a lazy `import()` may name the module it loads, and a heavy module (one that loads zod, yaml
+ * or an SDK at its top, scripts/heavy-modules.cjs) is imported by its own path and never
+ * re-exported by an index. Open folders (imported file by file): the ground and base floors,
+ * tools, providers, the loop, the session and the CLI: each of their files is one contract,
+ * tool, provider or helper, imported by name, and an index there would be the whole floor.
+ */
+const CLOSED_FOLDERS = [
+  "sandbox",
+  "transcript",
+  ...LAYERS.find(([layer]) => layer === "features")[1],
+  ...LAYERS.find(([layer]) => layer === "composition")[1],
+];
+
+const HEAVY_MODULES = heavyModules();
+const exactly = (paths) => `^(${paths.map((p) => p.replace(/[.]/g, "\\.")).join("|")})$`;
+
 const folders = (names) => `^src/(${names.join("|")})/`;
 const layerRules = LAYERS.slice(0, -1).map(([layer, names], index) => ({
   name: `layer-${layer}`,
@@ -64,6 +87,24 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      name: "through-index",
+      severity: "error",
+      comment: `Another folder's module is imported through its index.ts (${CLOSED_FOLDERS.join(", ")}); add the name to that index (see AGENTS.md, Imports).`,
+      from: { path: "^src/([^/]+)/" },
+      to: {
+        path: folders(CLOSED_FOLDERS),
+        pathNot: ["^src/$1/", "/index\\.ts$", exactly(HEAVY_MODULES)],
+        dependencyTypesNot: ["dynamic-import"],
+      },
+    },
+    {
+      name: "light-index",
+      severity: "error",
+      comment: "An index.ts never re-exports a heavy module (scripts/heavy-modules.cjs): every importer of the index would load it at start-up. Import it by its path, lazily where it can wait.",
+      from: { path: "/index\\.ts$" },
+      to: { path: exactly(HEAVY_MODULES), dependencyTypesNot: ["dynamic-import", "type-only"] },
+    },
     {
       name: "unranked-folder",
       severity: "error",

@@ -97,7 +97,7 @@ export default function importReport(result) {
   );
   if (problems > 0)
     lines.push(
-      "A folder imports only its own layer or lower ones, and no two folders import each other (.dependency-cruiser.cjs, AGENTS.md).",
+      "A folder imports only its own layer or lower ones, another folder through its index.ts, and no two folders import each other (.dependency-cruiser.cjs, AGENTS.md).",
       "",
     );
   return { output: lines.join("\n"), exitCode: problems };

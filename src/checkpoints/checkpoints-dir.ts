@@ -1,5 +1,5 @@
 import path from "node:path";
-import { projectKey } from "../transcript/paths.js";
+import { projectKey } from "../transcript/index.js";
 
 /** Where a project's checkpoints live: `<hx folder>/checkpoints/<project key>/` (repo + logs). */
 export function checkpointsDir(userHxDir: string, projectRoot: string): string {

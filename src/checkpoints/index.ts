@@ -23,3 +23,4 @@ export function openCheckpoints(userHxDir: string, projectRoot: string, sessionI
     CheckpointLog.forSession(dir, sessionId),
   );
 }
+export { checkpointSettingsSchema } from "./settings.js";

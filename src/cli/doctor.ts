@@ -3,18 +3,20 @@ import os from "node:os";
 import path from "node:path";
 import { PROTECTED_HOME_FILES, PROTECTED_WORKSPACE_PATTERNS } from "../config/protected-paths.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
+import { loadMcpConfiguration } from "../mcp/index.js";
 import { placeServer, resolveServerSandbox } from "../mcp/server-sandbox.js";
-import { loadMcpConfiguration } from "../mcp/sources.js";
 import {
   createSandbox,
   describeInside,
   describeSandbox,
   inspectSandbox,
+  isSandboxMode,
   resolveSandboxOptions,
+  SANDBOX_MODES,
   type SandboxInside,
+  type SandboxMode,
   type SandboxStatus,
 } from "../sandbox/index.js";
-import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
 import { droppedSecretNames } from "../secrets/child-env.js";
 import type { LoadedSettings } from "../settings/index.js";
 import { loadTrustedSettings, type TrustedSettings, untrustedNotice } from "../trust/index.js";

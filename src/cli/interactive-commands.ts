@@ -1,7 +1,7 @@
 import type { SlashCommand, SlashCommandIO } from "../agent/capability.js";
 import { errorMessage } from "../core/error-message.js";
 import type { Message } from "../core/messages.js";
-import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/modes.js";
+import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/index.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { PriceTable } from "./prices.js";
 import { formatCostReport } from "./session-status.js";

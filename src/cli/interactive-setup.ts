@@ -1,6 +1,6 @@
-import type { PermissionAsker } from "../permissions/ask.js";
-import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
-import type { NetworkAsker } from "../sandbox/network.js";
+import type { PermissionAsker } from "../permissions/index.js";
+import type { PlanAsker } from "../plan/index.js";
+import type { NetworkAsker } from "../sandbox/index.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { contextWindowFor, type PreparedRun, reportTrust, resolveRun, withProvider } from "./prepare-run.js";
 import { createPriceTable, type PriceTable } from "./prices.js";

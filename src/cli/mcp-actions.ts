@@ -5,19 +5,20 @@ import { localSettingsPath, projectSettingsPath, userSettingsDir } from "../conf
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
 import { findProjectRoot, foldersFromRootTo } from "../fs/project-root.js";
+import { describeEntry, type McpServerEntry, parseServerEntries } from "../mcp/config.js";
 import {
   approvalState,
   approvalsFile,
+  loadMcpConfiguration,
+  MCP_JSON,
   projectKey,
   readApprovals,
   recordApprovals,
   resetApprovals,
-} from "../mcp/approvals.js";
-import { describeEntry, type McpServerEntry, parseServerEntries } from "../mcp/config.js";
+  startMcp,
+} from "../mcp/index.js";
 import { MCP_DEFAULTS, resolveMcpSettings } from "../mcp/launch.js";
 import { listMcpSkills } from "../mcp/skills.js";
-import { loadMcpConfiguration, MCP_JSON } from "../mcp/sources.js";
-import { startMcp } from "../mcp/start.js";
 import { formatServerReports, reportServer } from "../mcp/status.js";
 import { loadSettings } from "../settings/index.js";
 import { resolveRun } from "./prepare-run.js";

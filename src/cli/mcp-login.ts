@@ -1,10 +1,8 @@
 import os from "node:os";
 import { describeEntry, isStdioEntry, type McpServerDefinition, resolveTransport } from "../mcp/config.js";
 import { McpConnection } from "../mcp/connection.js";
+import { AuthStore, authFile, authKey, browserAuthorizer, loadMcpConfiguration } from "../mcp/index.js";
 import { MCP_DEFAULTS } from "../mcp/launch.js";
-import { browserAuthorizer } from "../mcp/oauth-browser.js";
-import { AuthStore, authFile, authKey } from "../mcp/oauth-store.js";
-import { loadMcpConfiguration } from "../mcp/sources.js";
 import { resolveRun } from "./prepare-run.js";
 import { VERSION } from "./version.js";
 

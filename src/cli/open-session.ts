@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import type { PermissionAsker } from "../permissions/index.js";
-import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
-import type { NetworkAsker } from "../sandbox/network.js";
+import type { PlanAsker } from "../plan/index.js";
+import type { NetworkAsker } from "../sandbox/index.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { createSession, type SessionEnvironment } from "../session/create-session.js";
 import type { ResumedSession } from "../transcript/sessions.js";

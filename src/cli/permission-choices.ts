@@ -1,5 +1,4 @@
-import type { PermissionAnswer, PermissionRequest } from "../permissions/ask.js";
-import type { PermissionMode } from "../permissions/modes.js";
+import type { PermissionAnswer, PermissionMode, PermissionRequest } from "../permissions/index.js";
 
 /** What the user can answer to an approval question (both front ends offer the same). */
 export type QuestionChoice = "yes" | "allowEdits" | "always" | "no" | "instead";

@@ -1,11 +1,16 @@
 // `hx plugin add|list|approve|remove`: loaded only when one of them runs.
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
-import type { PluginManifest } from "../plugins/manifest.js";
-import { readPluginManifest } from "../plugins/manifest.js";
-import { addPlugin, approvePlugin, pluginsDir, readPluginsLock, removePlugin } from "../plugins/store.js";
-import { InstallError } from "../skills/install/install.js";
-import { computeSkillFolderHash } from "../skills/install/lock.js";
+import type { PluginManifest } from "../plugins/index.js";
+import {
+  addPlugin,
+  approvePlugin,
+  pluginsDir,
+  readPluginManifest,
+  readPluginsLock,
+  removePlugin,
+} from "../plugins/index.js";
+import { computeSkillFolderHash, InstallError } from "../skills/install/index.js";
 
 const out = (text: string) => process.stdout.write(text);
 const err = (text: string) => process.stderr.write(text);

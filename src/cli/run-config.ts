@@ -1,7 +1,7 @@
-import { parsePermissionMode } from "../permissions/modes.js";
+import { parsePermissionMode } from "../permissions/index.js";
 import { CALL_LIMIT_DEFAULTS, MAX_TIMER_MS } from "../providers/limits.js";
 import { providerNames } from "../providers/registry.js";
-import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/index.js";
 import { redactUrlPasswords } from "../secrets/redact.js";
 import type { Settings } from "../settings/index.js";
 

@@ -1,6 +1,6 @@
 import { formatCount } from "../core/format-count.js";
 import type { Usage } from "../core/messages.js";
-import type { SandboxStatus } from "../sandbox/types.js";
+import type { SandboxStatus } from "../sandbox/index.js";
 import { costOf, formatCost, type PriceTable } from "./prices.js";
 
 /** What the status line shows; every figure comes from the session, nothing is parsed back. */

@@ -11,7 +11,7 @@ export function registerSessionsCommand(program: Command): Command {
     .option("--json", "print JSON")
     .option("-C, --cwd <dir>", "the project folder (default: the current folder)")
     .action(async (options: { json?: boolean; cwd?: string }) => {
-      const { formatSessionList, listSessions } = await import("../transcript/index.js");
+      const { formatSessionList, listSessions } = await import("../transcript/sessions.js");
       const root = realpathSync(path.resolve(options.cwd ?? process.cwd()));
       const list = listSessions(root);
       process.stdout.write(

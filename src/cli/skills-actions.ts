@@ -2,19 +2,31 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { formatDiagnostic } from "../core/diagnostic.js";
-import { budgetNote, type SkillCatalog } from "../skills/catalog.js";
-import { type DiscoveryResult, findProjectRoot, loadSkillsFromRoots } from "../skills/discover.js";
-import { starterTriggers, TRIGGERS_FILE } from "../skills/eval/triggers.js";
-import { installTarget, lockedCopies } from "../skills/install/install.js";
-import { discoverSkillsView, type SkillsView } from "../skills/skills-view.js";
+import { starterTriggers, TRIGGERS_FILE } from "../skills/eval/index.js";
+import {
+  budgetNote,
+  type DiscoveryResult,
+  discoverSkillsView,
+  findProjectRoot,
+  loadSkillsFromRoots,
+  type SkillCatalog,
+  type SkillsView,
+} from "../skills/index.js";
+import { installTarget, lockedCopies } from "../skills/install/index.js";
 
 export { findProjectRoot };
 
-import { findSkillByName, unknownSkillMessage } from "../skills/load-skill-tool.js";
-import { listSkillFiles } from "../skills/skill-content.js";
-import { unusableNameReason } from "../skills/skill-fields.js";
-import type { Skill } from "../skills/types.js";
-import { findSkillFile, type SkillValidation, validateName, validateSkillPath } from "../skills/validate.js";
+import type { Skill } from "../skills/index.js";
+import {
+  findSkillByName,
+  findSkillFile,
+  listSkillFiles,
+  type SkillValidation,
+  unknownSkillMessage,
+  unusableNameReason,
+  validateName,
+  validateSkillPath,
+} from "../skills/index.js";
 import { resolveRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
 import { VERSION } from "./version.js";

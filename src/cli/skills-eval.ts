@@ -5,14 +5,21 @@ import type { Capability } from "../agent/capability.js";
 import type { AgentEvent } from "../core/events.js";
 import type { ToolCall } from "../core/messages.js";
 import { createSession } from "../session/create-session.js";
-import { parseProposal } from "../skills/eval/improve.js";
-import { type RunOutcome, type SkillEvalResult, scoreSkill } from "../skills/eval/metrics.js";
-import { skillsReadBy } from "../skills/eval/read-trigger.js";
-import { type EvalReport, formatEvalTable, totalsOf } from "../skills/eval/report.js";
-import { readTriggerFile, TRIGGERS_FILE, type TriggerQuery } from "../skills/eval/triggers.js";
-import { findSkillByName, LOAD_SKILL_TOOL_NAME } from "../skills/load-skill-tool.js";
-import { discoverSkillsView } from "../skills/skills-view.js";
-import type { Skill } from "../skills/types.js";
+import {
+  type EvalReport,
+  formatEvalTable,
+  parseProposal,
+  type RunOutcome,
+  readTriggerFile,
+  type SkillEvalResult,
+  scoreSkill,
+  skillsReadBy,
+  TRIGGERS_FILE,
+  type TriggerQuery,
+  totalsOf,
+} from "../skills/eval/index.js";
+import type { Skill } from "../skills/index.js";
+import { discoverSkillsView, findSkillByName, LOAD_SKILL_TOOL_NAME } from "../skills/index.js";
 import { type PreparedRun, prepareRun } from "./prepare-run.js";
 import { type RunFlags, UsageError } from "./run-config.js";
 import type { Io } from "./skills-actions.js";

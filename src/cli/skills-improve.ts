@@ -3,6 +3,7 @@
 import { copyFileSync, readFileSync } from "node:fs";
 import { userMessage } from "../core/messages.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
+import type { SkillEvalResult, SplitFigures, TriggerQuery } from "../skills/eval/index.js";
 import {
   type Attempt,
   beats,
@@ -10,10 +11,8 @@ import {
   parseProposal,
   passRate,
   replaceDescription,
-} from "../skills/eval/improve.js";
-import type { SkillEvalResult, SplitFigures } from "../skills/eval/metrics.js";
-import type { TriggerQuery } from "../skills/eval/triggers.js";
-import type { Skill } from "../skills/types.js";
+} from "../skills/eval/index.js";
+import type { Skill } from "../skills/index.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { type RunFlags, UsageError } from "./run-config.js";
 import type { Io } from "./skills-actions.js";

@@ -1,14 +1,14 @@
 // `hx skills add|update|remove`: loaded only when one of them runs.
 import { findProjectRoot } from "../fs/project-root.js";
-import { resolveSource } from "../skills/install/fetch.js";
 import {
   addSkills,
   InstallError,
   type InstalledSkill,
   installTarget,
   removeSkill,
+  resolveSource,
   updateSkills,
-} from "../skills/install/install.js";
+} from "../skills/install/index.js";
 import { UsageError } from "./run-config.js";
 import type { Io } from "./skills-actions.js";
 

@@ -1,8 +1,9 @@
 // `hx skills stats`: skill usage from this project's saved sessions. Loaded only when it runs.
 import { realpathSync } from "node:fs";
-import type { Skill } from "../skills/types.js";
-import { type SessionEvents, type SkillUsageReport, skillUsage } from "../skills/usage-stats.js";
-import { listSessions, readTranscriptLines } from "../transcript/index.js";
+import type { Skill } from "../skills/index.js";
+import { type SessionEvents, type SkillUsageReport, skillUsage } from "../skills/index.js";
+import { readTranscriptLines } from "../transcript/reader.js";
+import { listSessions } from "../transcript/sessions.js";
 import type { Io } from "./skills-actions.js";
 
 export function runSkillsStats(cwd: string, skills: readonly Skill[], json: boolean, io: Io): number {

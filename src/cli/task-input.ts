@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { estimateTokens } from "../context/tokens.js";
+import { estimateTokens } from "../context/index.js";
 import { errorMessage } from "../core/error-message.js";
 import { formatCount } from "../core/format-count.js";
 import { formatBytes } from "../fs/regular-file.js";

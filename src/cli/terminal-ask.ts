@@ -1,8 +1,8 @@
 import { createInterface, type Interface } from "node:readline";
 import pc from "picocolors";
-import type { PermissionAsker, PermissionRequest } from "../permissions/ask.js";
-import type { PlanAsker } from "../plan/exit-plan-mode-tool.js";
-import { formatNetworkQuestion, type NetworkAsker, parseNetworkAnswer } from "../sandbox/network.js";
+import type { PermissionAsker, PermissionRequest } from "../permissions/index.js";
+import type { PlanAsker } from "../plan/index.js";
+import { formatNetworkQuestion, type NetworkAsker, parseNetworkAnswer } from "../sandbox/index.js";
 import { changeCounts, renderDiff } from "./diff-view.js";
 import { type ChoiceContext, formatLineQuestion, parseLineAnswer } from "./permission-choices.js";
 import { PLAN_CHOICES } from "./plan-choices.js";

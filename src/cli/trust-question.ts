@@ -1,8 +1,7 @@
 import path from "node:path";
 import { userSettingsDir } from "../config/settings.js";
-import type { PermissionAsker } from "../permissions/ask.js";
-import { shellCommandsIn } from "../skills/body-expansion.js";
-import { discoverSkills } from "../skills/discover.js";
+import type { PermissionAsker } from "../permissions/index.js";
+import { discoverSkills, shellCommandsIn } from "../skills/index.js";
 import { projectFileTrusted, recordTrust, type TrustedSettings, trustFile } from "../trust/index.js";
 
 /** What trusting the folder would enable, one line each; empty when there is nothing to trust. */

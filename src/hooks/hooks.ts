@@ -2,7 +2,7 @@ import type { LoopExtension, LoopState } from "../agent/extension.js";
 import type { EventSink } from "../core/events.js";
 import type { ToolOutput } from "../core/tool.js";
 import type { ProcessGroups } from "../process/process-groups.js";
-import type { SubagentStartInfo, SubagentStopInfo } from "../subagent/types.js";
+import type { SubagentStartInfo, SubagentStopInfo } from "../subagent/index.js";
 import {
   claudeToolInput,
   claudeToolName,

@@ -2,7 +2,7 @@ import os from "node:os";
 import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import type { PermissionAsker } from "../permissions/index.js";
-import type { Skill } from "../skills/types.js";
+import type { Skill } from "../skills/index.js";
 import type { McpConnection } from "./connection.js";
 import type { LineAsker } from "./elicitation-form.js";
 import type { McpSetup } from "./launch.js";

@@ -1,5 +1,5 @@
 import type { PromptFilter, SlashCommand } from "../agent/capability.js";
-import { parseSlashPrompt } from "../skills/invoke.js";
+import { parseSlashPrompt } from "../skills/index.js";
 import type { McpManager } from "./manager.js";
 import { serverPrefix } from "./names.js";
 import { argumentHint, mapPromptArguments } from "./prompt-arguments.js";

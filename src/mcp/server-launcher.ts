@@ -1,5 +1,5 @@
 import { PROCESS_TAG_VARIABLE, type ProcessGroups } from "../process/process-groups.js";
-import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
+import type { CommandSandbox, SandboxLaunch } from "../sandbox/index.js";
 import type { McpTransportConfig } from "./config.js";
 import { childEnvironment } from "./environment.js";
 import { ServerProcess } from "./server-process.js";

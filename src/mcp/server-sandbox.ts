@@ -1,10 +1,8 @@
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SandboxSettings } from "../sandbox/index.js";
-import { resolveSandboxOptions } from "../sandbox/policy.js";
-import type { SandboxOptions } from "../sandbox/sandbox.js";
-import type { SandboxMode, SandboxStatus } from "../sandbox/types.js";
+import type { SandboxMode, SandboxOptions, SandboxSettings, SandboxStatus } from "../sandbox/index.js";
+import { resolveSandboxOptions } from "../sandbox/index.js";
 import { isStdioEntry, type McpServerEntry } from "./config.js";
 import type { McpSettings } from "./settings.js";
 

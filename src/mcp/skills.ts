@@ -1,10 +1,17 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
-import { isPlainObject, parseYaml, splitFrontmatter } from "../skills/parse.js";
-import { cleanControlCharacters, readBoolean, readSkillFields } from "../skills/skill-fields.js";
-import type { RemoteSkillFiles, Skill } from "../skills/types.js";
-import { validateDescription, validateName } from "../skills/validate.js";
+import type { RemoteSkillFiles, Skill } from "../skills/index.js";
+import {
+  cleanControlCharacters,
+  isPlainObject,
+  parseYaml,
+  readBoolean,
+  readSkillFields,
+  splitFrontmatter,
+  validateDescription,
+  validateName,
+} from "../skills/index.js";
 import { McpCallError, type McpConnection } from "./connection.js";
 import { READ_MCP_RESOURCE_NAME } from "./read-resource-tool.js";
 import {

@@ -1,4 +1,4 @@
-import { estimateToolSchemasTokens } from "../context/tokens.js";
+import { estimateToolSchemasTokens } from "../context/index.js";
 import { describeEntry } from "./config.js";
 import type { McpServerState } from "./manager.js";
 

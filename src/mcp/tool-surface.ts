@@ -1,5 +1,5 @@
 import type { LoopExtension } from "../agent/extension.js";
-import { estimateToolSchemasTokens } from "../context/tokens.js";
+import { estimateToolSchemasTokens } from "../context/index.js";
 import { userMessage } from "../core/messages.js";
 import type { Tool } from "../tools/tool.js";
 import { createCallMcpToolTool } from "./call-tool-tool.js";

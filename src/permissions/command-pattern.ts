@@ -1,5 +1,5 @@
 import path from "node:path";
-import { splitArguments } from "../skills/arguments.js";
+import { splitArguments } from "../skills/index.js";
 import type { ViewWord } from "./command-line.js";
 
 /**

@@ -1,3 +1,5 @@
+// Permissions: the mode, the rules, the decision for a call and the extension that asks; the
+// protected paths; the `permissions` settings fragment. What other folders use.
 import { type PermissionMode, parsePermissionMode } from "./modes.js";
 import { type PermissionRules, parseRules } from "./rules.js";
 import type { PermissionSettings } from "./settings.js";
@@ -37,3 +39,10 @@ export function permissionsFromSettings(
   }
   return { mode, rules, readOnlyCommands: settings?.readOnlyCommands !== false, warnings };
 }
+export { isPermissionMode, PERMISSION_MODES } from "./modes.js";
+export {
+  claudePermissionSettings,
+  mergePermissionSettings,
+  type PermissionSettings,
+  permissionSettingsSchema,
+} from "./settings.js";

@@ -1,6 +1,6 @@
-import { LOAD_SKILL_CLAUDE } from "../skills/load-skill-tool.js";
-import { TASK_CLAUDE } from "../subagent/task-tool.js";
-import { TODO_WRITE_CLAUDE } from "../todo/todo-write-tool.js";
+import { LOAD_SKILL_CLAUDE } from "../skills/index.js";
+import { TASK_CLAUDE } from "../subagent/index.js";
+import { TODO_WRITE_CLAUDE } from "../todo/index.js";
 import { BASH_CLAUDE } from "../tools/bash.js";
 import { editFileTool } from "../tools/edit-file.js";
 import { globTool } from "../tools/glob.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { type LoadedSettings, mergeSettings, type Settings, type SettingsFile } from "../settings/index.js";
-import { computeSkillFolderHash } from "../skills/install/lock.js";
+import { computeSkillFolderHash } from "../skills/install/index.js";
 import { readPluginManifest } from "./manifest.js";
 import { PLUGINS_LOCK, pluginsDir, readPluginsLock } from "./store.js";
 

@@ -3,9 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import { errorMessage } from "../core/error-message.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
-import { fetchSource, resolveSource, type SkillSourceSpec } from "../skills/install/fetch.js";
-import { copyFolderInto, InstallError, scriptsIn } from "../skills/install/install.js";
-import { computeSkillFolderHash } from "../skills/install/lock.js";
+import {
+  computeSkillFolderHash,
+  copyFolderInto,
+  fetchSource,
+  InstallError,
+  resolveSource,
+  type SkillSourceSpec,
+  scriptsIn,
+} from "../skills/install/index.js";
 import { writeCommandSkills } from "./commands.js";
 import { type PluginManifest, readMarketplace, readPluginManifest } from "./manifest.js";
 

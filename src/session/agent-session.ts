@@ -14,8 +14,8 @@ import {
 import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
 import type { ToolEffect, ToolSchema } from "../core/tool.js";
 import type { ModelProvider } from "../providers/provider.js";
-import type { CommandSandbox } from "../sandbox/types.js";
-import type { InvocableSkill } from "../skills/capability.js";
+import type { CommandSandbox } from "../sandbox/index.js";
+import type { InvocableSkill } from "../skills/index.js";
 import type { FileChange } from "../tools/file-change.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";

@@ -1,6 +1,6 @@
 import type { Capability, PromptFilter, SessionBasics } from "../agent/capability.js";
+import type { HookSettings } from "../hooks/index.js";
 import { createSessionHooks, HookRegistry, type SessionHooks } from "../hooks/index.js";
-import type { HookSettings } from "../hooks/settings.js";
 import type { ProcessGroups } from "../process/process-groups.js";
 
 export interface HooksCapability extends Capability {

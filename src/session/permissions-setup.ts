@@ -1,6 +1,7 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { localSettingsPath } from "../config/settings.js";
+import type { PermissionSettings } from "../permissions/index.js";
 import {
   createBashParserLoader,
   createPermissionExtension,
@@ -9,7 +10,6 @@ import {
   type PermissionOptions,
   permissionsFromSettings,
 } from "../permissions/index.js";
-import type { PermissionSettings } from "../permissions/settings.js";
 import type { Workspace } from "../tools/workspace.js";
 
 /** The session's permission mode, changeable between prompts (e.g. by the interactive front end). */

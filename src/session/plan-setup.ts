@@ -1,5 +1,5 @@
 import type { Capability } from "../agent/capability.js";
-import { createExitPlanModeTool, type PlanAsker } from "../plan/exit-plan-mode-tool.js";
+import { createExitPlanModeTool, type PlanAsker } from "../plan/index.js";
 import type { PermissionModeHandle } from "./permissions-setup.js";
 
 /** Leaving plan mode: `exit_plan_mode`, offered to the model only while the mode is plan. */

@@ -1,6 +1,6 @@
 import type { SlashCommand } from "../agent/capability.js";
 import { isJsonObject, updateJsonObjectFile } from "../fs/json-file.js";
-import type { PermissionAsker } from "../permissions/ask.js";
+import type { PermissionAsker } from "../permissions/index.js";
 import {
   type CommandSandbox,
   type DomainPolicy,

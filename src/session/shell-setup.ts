@@ -1,8 +1,9 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import { localSettingsPath } from "../config/settings.js";
-import { createSecretRedaction } from "../guards/secret-redaction.js";
-import type { PermissionAsker } from "../permissions/ask.js";
+import { createSecretRedaction } from "../guards/index.js";
+import type { PermissionAsker } from "../permissions/index.js";
 import { ProcessGroups } from "../process/process-groups.js";
+import type { SandboxSettings } from "../sandbox/index.js";
 import {
   type CommandSandbox,
   createSandbox,
@@ -14,7 +15,6 @@ import {
   type SandboxOptions,
   sandboxNoteForModel,
 } from "../sandbox/index.js";
-import type { SandboxSettings } from "../sandbox/settings.js";
 import { childEnvironment, secretValues } from "../secrets/child-env.js";
 import type { EnvSettings, ShellSettings } from "../secrets/settings.js";
 import type { BashToolOptions } from "../tools/bash.js";

@@ -2,10 +2,8 @@
 
 import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 import type { Tool } from "../tools/tool.js";
-import { ClaudeTranscript } from "../transcript/claude-transcript.js";
-import { SessionLock } from "../transcript/lock.js";
+import { ClaudeTranscript, SessionLock, TranscriptWriter } from "../transcript/index.js";
 import type { ResumedSession } from "../transcript/sessions.js";
-import { TranscriptWriter } from "../transcript/writer.js";
 
 export interface TranscriptCapability extends Capability {
   writer: TranscriptWriter;

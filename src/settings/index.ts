@@ -12,12 +12,12 @@ import {
   type SettingsKind,
   type ValidatedSettings,
 } from "../config/settings.js";
-import { mergeHookSettings } from "../hooks/settings.js";
-import { mergeMcpSettings } from "../mcp/settings.js";
-import { claudePermissionSettings, mergePermissionSettings } from "../permissions/settings.js";
-import { mergeSandboxSettings } from "../sandbox/settings.js";
+import { mergeHookSettings } from "../hooks/index.js";
+import { mergeMcpSettings } from "../mcp/index.js";
+import { claudePermissionSettings, mergePermissionSettings } from "../permissions/index.js";
+import { mergeSandboxSettings } from "../sandbox/index.js";
 import { mergeEnvSettings, mergeShellSettings } from "../secrets/settings.js";
-import { mergeSkillSettings } from "../skills/settings.js";
+import { mergeSkillSettings } from "../skills/index.js";
 import type { Settings } from "./schema.js";
 
 export type { Settings } from "./schema.js";

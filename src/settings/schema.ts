@@ -7,27 +7,27 @@
  * drops an unknown key in an untrusted folder). Loaded only to check a file (zod).
  */
 import * as z from "zod";
-import { checkpointSettingsSchema } from "../checkpoints/settings.js";
+import { checkpointSettingsSchema } from "../checkpoints/index.js";
 import { schemaParts } from "../config/schema-parts.js";
 import type { KeyPolicy } from "../config/validate-settings.js";
-import { contextWindowSettingsSchema } from "../context/settings.js";
+import { contextWindowSettingsSchema } from "../context/index.js";
 import {
   hookSettingsSchema,
   logHooksSchema,
   maxStopHookContinuationsSchema,
   newerHookEvent,
-} from "../hooks/settings.js";
+} from "../hooks/index.js";
 import {
   mcpApprovalSettingsSchema,
   mcpServersSettingsSchema,
   mcpSettingsSchema,
 } from "../mcp/settings-schema.js";
-import { permissionSettingsSchema } from "../permissions/settings.js";
+import { permissionSettingsSchema } from "../permissions/index.js";
 import { providerSettingsSchema } from "../providers/settings.js";
-import { sandboxSettingsSchema } from "../sandbox/settings.js";
+import { sandboxSettingsSchema } from "../sandbox/index.js";
 import { envSettingsSchema, shellSettingsSchema } from "../secrets/settings.js";
-import { skillSettingsSchema } from "../skills/settings.js";
-import { taskBoardSettingsSchema } from "../tasks/settings.js";
+import { skillSettingsSchema } from "../skills/index.js";
+import { taskBoardSettingsSchema } from "../tasks/index.js";
 import { expected } from "../text/schema-messages.js";
 
 const { text, flag, wholeNumber } = schemaParts(z);

@@ -5,13 +5,9 @@ import { type ToolOutput, toolError } from "../core/tool.js";
 import type { SessionHooks } from "../hooks/index.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { AgentType, SubagentJob } from "../subagent/index.js";
-import {
-  expandShellLines,
-  formatSkillContent,
-  type ShellLineOutcome,
-  type Skill,
-  shellCommandsIn,
-} from "./index.js";
+import { expandShellLines, type ShellLineOutcome, shellCommandsIn } from "./body-expansion.js";
+import { formatSkillContent } from "./skill-content.js";
+import type { Skill } from "./types.js";
 
 /**
  * What Claude Code's runtime fields of a skill need from the rest of the session: subagents

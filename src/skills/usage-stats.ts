@@ -1,6 +1,6 @@
-import { estimateTokens } from "../context/tokens.js";
+import { estimateTokens } from "../context/index.js";
 import type { Message } from "../core/messages.js";
-import type { TranscriptLine } from "../transcript/events.js";
+import type { TranscriptLine } from "../transcript/index.js";
 
 /** One saved session's lines, in order. */
 export interface SessionEvents {

@@ -1,9 +1,12 @@
+// Subagents: the task tool, the runner that gives a subagent its own loop, and the prompt section.
 export { SUBAGENT_PROMPT_SECTION } from "./system-prompt.js";
 export {
   createSubagentRunner,
   createTaskTool,
   type IsolatedPlace,
   type SubagentJob,
+  TASK_CLAUDE,
   type TaskToolDeps,
 } from "./task-tool.js";
 export type { AgentType } from "./tool-selection.js";
+export type { SubagentStartInfo, SubagentStopInfo } from "./types.js";

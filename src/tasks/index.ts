@@ -25,3 +25,4 @@ export function createBoardTools(deps: BoardToolDeps) {
     createTaskGetTool(deps),
   ];
 }
+export { type TaskBoardSetting, taskBoardSettingsSchema } from "./settings.js";

@@ -3,8 +3,8 @@ import { type Escalation, ToolError, type ToolOutput, toolErrorText } from "../c
 import { ProcessGroups } from "../process/process-groups.js";
 import { type ProcessEnding, runProcess } from "../process/run-process.js";
 import { SpillFile } from "../process/spill-file.js";
-import { explainSandboxFailure, sandboxEscalation } from "../sandbox/explain.js";
-import type { CommandSandbox, SandboxLaunch } from "../sandbox/types.js";
+import type { CommandSandbox, SandboxLaunch } from "../sandbox/index.js";
+import { explainSandboxFailure, sandboxEscalation } from "../sandbox/index.js";
 import { childEnvironment } from "../secrets/child-env.js";
 import { builtSchema } from "./built-schemas.js";
 import { defined, text } from "./claude-shape.js";

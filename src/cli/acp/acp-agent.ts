@@ -18,7 +18,7 @@ import {
   type Stream,
 } from "@agentclientprotocol/sdk";
 import { errorMessage } from "../../core/error-message.js";
-import { PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "../../permissions/modes.js";
+import { PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "../../permissions/index.js";
 import type { AgentSession, SessionRunResult } from "../../session/agent-session.js";
 import type { RunFlags } from "../run-config.js";
 import { VERSION } from "../version.js";

@@ -2,7 +2,7 @@ import { Input } from "@mariozechner/pi-tui/dist/components/input.js";
 import { matchesKey } from "@mariozechner/pi-tui/dist/keys.js";
 import type { Component } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui/dist/utils.js";
-import type { PermissionRequest } from "../../permissions/ask.js";
+import type { PermissionRequest } from "../../permissions/index.js";
 import { changeCounts, renderDiff } from "../diff-view.js";
 import { type PromptChoiceLike, questionText } from "../permission-choices.js";
 import { screenText } from "./screen-text.js";

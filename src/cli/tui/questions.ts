@@ -3,8 +3,8 @@
 import { Input } from "@mariozechner/pi-tui/dist/components/input.js";
 import { Text } from "@mariozechner/pi-tui/dist/components/text.js";
 import { Container } from "@mariozechner/pi-tui/dist/tui.js";
-import type { PermissionAnswer, PermissionAsker } from "../../permissions/ask.js";
-import type { PlanAnswer, PlanAsker } from "../../plan/exit-plan-mode-tool.js";
+import type { PermissionAnswer, PermissionAsker } from "../../permissions/index.js";
+import type { PlanAnswer, PlanAsker } from "../../plan/index.js";
 import { answerFor, editsChoice, type QuestionChoice, questionChoices } from "../permission-choices.js";
 import { PLAN_CHOICES, type PlanChoice } from "../plan-choices.js";
 import type { FullScreen } from "./full-screen.js";

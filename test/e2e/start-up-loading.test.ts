@@ -4,6 +4,7 @@
 // frontmatter the fast parser cannot read. Checked through the built binary with a loader
 // trace, and the schemas the binary sends (computed when it was built) against the ones the
 // source derives.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -73,6 +74,8 @@ describe("start-up loading", () => {
 
   it("sends the tool schemas computed at build time, equal to the ones the source derives", async () => {
     writeSkill("deploy", "name: deploy\ndescription: Ships the build.");
+    // In a git repository with a skill, `task` offers every parameter (isolation, skills).
+    execFileSync("git", ["init", "-q"], { cwd: h.work });
     h.server.reply().text("hi");
     expect((await h.agent("hi", [])).code).toBe(0);
     const sent = h.server.requests[0].body.tools as Array<{

@@ -14,6 +14,7 @@ export {
 } from "./checkpoints.js";
 
 export { formatFilesRewound, formatRewindTurns } from "./format.js";
+export { checkpointSettingsSchema } from "./settings.js";
 
 /** The checkpoints of one session of a project, kept under `<userHxDir>/checkpoints/`. */
 export function openCheckpoints(userHxDir: string, projectRoot: string, sessionId: string): Checkpoints {
@@ -23,4 +24,3 @@ export function openCheckpoints(userHxDir: string, projectRoot: string, sessionI
     CheckpointLog.forSession(dir, sessionId),
   );
 }
-export { checkpointSettingsSchema } from "./settings.js";

@@ -10,12 +10,17 @@ export { createBashParserLoader } from "./bash-parser.js";
 export { type PermissionCheck, PermissionChecker } from "./checker.js";
 export { describeCall } from "./decide.js";
 export { createPermissionExtension, type PermissionOptions } from "./extension.js";
-
-export { type PermissionMode, parsePermissionMode } from "./modes.js";
+export { isPermissionMode, PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "./modes.js";
 export type {
   PermissionRules,
   RuleTarget,
 } from "./rules.js";
+export {
+  claudePermissionSettings,
+  mergePermissionSettings,
+  type PermissionSettings,
+  permissionSettingsSchema,
+} from "./settings.js";
 export { canonicalToolName } from "./tool-aliases.js";
 
 /**
@@ -39,10 +44,3 @@ export function permissionsFromSettings(
   }
   return { mode, rules, readOnlyCommands: settings?.readOnlyCommands !== false, warnings };
 }
-export { isPermissionMode, PERMISSION_MODES } from "./modes.js";
-export {
-  claudePermissionSettings,
-  mergePermissionSettings,
-  type PermissionSettings,
-  permissionSettingsSchema,
-} from "./settings.js";

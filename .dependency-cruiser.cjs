@@ -38,6 +38,10 @@ const LAYERS = [
       "worktrees",
       "plan",
       "guards",
+      "shell",
+      "instructions",
+      "budget",
+      "output-schema",
     ],
   ],
   // The settings schema composed from the features' fragments, and what reads it whole.
@@ -94,7 +98,8 @@ module.exports = {
       from: { path: "^src/([^/]+)/" },
       to: {
         path: folders(CLOSED_FOLDERS),
-        pathNot: ["^src/$1/", "/index\\.ts$", exactly(HEAVY_MODULES)],
+        // A feature's capability.ts is what the session (the composition root) builds it with.
+        pathNot: ["^src/$1/", "/index\\.ts$", "/capability\\.ts$", exactly(HEAVY_MODULES)],
         dependencyTypesNot: ["dynamic-import"],
       },
     },

@@ -15,9 +15,7 @@ const MAX_LINES = 150;
  * Issue 24 wants this empty; remove an entry when its function is split.
  * @type {Record<string, number>}
  */
-const ALLOWED = {
-  createSession: 167,
-};
+const ALLOWED = {};
 
 /** @typedef {{ file: string, name: string, line: number, lines: number }} LongFunction */
 

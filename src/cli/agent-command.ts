@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Capability } from "../agent/capability.js";
+import type { BudgetCapability } from "../budget/capability.js";
 import type { EventSink } from "../core/events.js";
 import { addUsage } from "../core/messages.js";
 import { ProviderError } from "../providers/provider.js";
 import type { AgentSession, SessionRunResult } from "../session/agent-session.js";
-import type { BudgetCapability } from "../session/budget-setup.js";
 import {
   createStreamJsonSink,
   type HeadlessOutcome,
@@ -133,14 +133,14 @@ async function headlessCapabilities(
 ) {
   const budget =
     headless.maxBudgetUsd !== undefined || headless.maxBudgetTokens !== undefined
-      ? (await import("../session/budget-setup.js")).setUpBudget({
+      ? (await import("../budget/capability.js")).setUpBudget({
           maxCostUsd: headless.maxBudgetUsd,
           maxTokens: headless.maxBudgetTokens,
           costOf: price ? (usage) => costOf(usage, price) : undefined,
         })
       : undefined;
   const schema = headless.outputSchema
-    ? await (await import("../session/output-schema-setup.js"))
+    ? await (await import("../output-schema/capability.js"))
         .setUpOutputSchema(headless.outputSchema.schema)
         .catch((error: Error) => {
           throw new UsageError(`--output-schema ${headless.outputSchema?.file}: ${error.message}`);

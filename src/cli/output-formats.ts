@@ -1,7 +1,7 @@
+import type { BudgetExceeded } from "../budget/capability.js";
 import type { AgentEvent, EventSink } from "../core/events.js";
 import { type AgentStats, addStats } from "../core/stats.js";
 import type { SessionRunResult } from "../session/agent-session.js";
-import type { BudgetExceeded } from "../session/budget-setup.js";
 
 /** Why a headless run ended, in Claude Code's words (`error_max_budget_tokens` is hx's own). */
 export type ResultSubtype =

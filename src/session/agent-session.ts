@@ -13,13 +13,13 @@ import {
 } from "../core/messages.js";
 import { type AgentStats, addStats, emptyStats } from "../core/stats.js";
 import type { ToolEffect, ToolSchema } from "../core/tool.js";
+import type { PermissionModeHandle } from "../permissions/capability.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { CommandSandbox } from "../sandbox/index.js";
 import type { InvocableSkill } from "../skills/index.js";
 import type { FileChange } from "../tools/file-change.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
-import type { PermissionModeHandle } from "./permissions-setup.js";
 import type { SwitchableModel } from "./switchable-model.js";
 
 /** What `createSession` hands over; the session keeps it to itself. */

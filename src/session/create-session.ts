@@ -1,39 +1,41 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
+import { setUpBackground } from "../background/capability.js";
 import { BackgroundJobs } from "../background/index.js";
+import { setUpCheckpoints } from "../checkpoints/capability.js";
+import { setUpContext } from "../context/capability.js";
 import { Conversation } from "../core/conversation.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
-import { DEFAULT_STOP_HOOK_LIMIT, HookRegistry } from "../hooks/index.js";
+import type { ToolOutput } from "../core/tool.js";
+import { setUpGuards } from "../guards/capability.js";
+import { pluginHooks, setUpHooks } from "../hooks/capability.js";
+import { DEFAULT_STOP_HOOK_LIMIT } from "../hooks/index.js";
+import { setUpProjectInstructions } from "../instructions/capability.js";
 import { startMcp } from "../mcp/index.js";
-import type { McpSetup } from "../mcp/launch.js";
+import type { McpSetup, McpSetupOptions } from "../mcp/launch.js";
+import { setUpPermissions } from "../permissions/capability.js";
 import type { PermissionAsker } from "../permissions/index.js";
+import { setUpPlanExit } from "../plan/capability.js";
 import type { PlanAsker } from "../plan/index.js";
 import type { ModelProvider } from "../providers/provider.js";
 import type { NetworkAsker, SandboxMode } from "../sandbox/index.js";
-import type { LoadedSettings, Settings, SettingsFile } from "../settings/index.js";
+import type { LoadedSettings, Settings } from "../settings/index.js";
+import { setUpShell } from "../shell/capability.js";
 import { type SkillTrust, setUpSkills } from "../skills/index.js";
+import { setUpSubagents } from "../subagent/capability.js";
+import type { SubagentJob } from "../subagent/index.js";
+import { setUpTaskBoard } from "../tasks/capability.js";
+import { setUpTodo } from "../todo/capability.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { Workspace } from "../tools/workspace.js";
 import type { ResumedSession } from "../transcript/index.js";
 import { type FolderTrust, howToTrust, projectFileTrusted, trustKey } from "../trust/index.js";
 import { AgentSession } from "./agent-session.js";
-import { setUpBackground } from "./background-setup.js";
-import { setUpCheckpoints } from "./checkpoints-setup.js";
-import { setUpContext } from "./context-setup.js";
-import { setUpGuards } from "./guards-setup.js";
-import { setUpHooks } from "./hooks-setup.js";
-import { setUpProjectInstructions } from "./instructions-setup.js";
-import { setUpPermissions } from "./permissions-setup.js";
-import { setUpPlanExit } from "./plan-setup.js";
-import { setUpShell } from "./shell-setup.js";
-import { setUpSubagents } from "./subagent-setup.js";
 import { SwitchableModel } from "./switchable-model.js";
 import { buildSystemPrompt } from "./system-prompt.js";
-import { setUpTaskBoard } from "./tasks-setup.js";
-import { setUpTodo } from "./todo-setup.js";
 import { setUpBaseTools } from "./tools-setup.js";
 import { setUpTranscript } from "./transcript-setup.js";
-import { workspaceKits } from "./worktree-isolation.js";
+import { worktreeIsolation } from "./worktree-isolation.js";
 
 export interface SessionEnvironment {
   cwd: string;
@@ -90,17 +92,6 @@ export interface SessionEnvironment {
   watchSkills?: boolean;
 }
 
-/** A plugin's hooks, run with `CLAUDE_PLUGIN_ROOT` set to its folder. */
-function pluginHooks(file: SettingsFile, log: (line: string) => void): HookRegistry {
-  const plugin = file.plugin!;
-  const { registry, warnings } = HookRegistry.fromSettings(file.settings.hooks, {
-    name: plugin.name,
-    env: { CLAUDE_PLUGIN_ROOT: plugin.root },
-  });
-  for (const warning of warnings) log(`warning: ${warning}`);
-  return registry;
-}
-
 /** A folder nobody said they trust: project files grant nothing. */
 function untrusted(cwd: string): FolderTrust {
   return { trusted: false, source: "none", key: trustKey(cwd) };
@@ -119,22 +110,93 @@ function skillTrust(trust: FolderTrust): SkillTrust {
  */
 export async function createSession(env: SessionEnvironment): Promise<AgentSession> {
   // MCP servers boot while the rest is set up (the CLI starts them even earlier).
-  const mcpServers =
-    env.mcp ??
-    (await startMcp({
-      cwd: env.cwd,
-      settings: env.settings,
-      contextWindow: env.contextWindow,
-      configFiles: env.mcpConfigFiles,
-      strictConfig: env.strictMcpConfig,
-      clientVersion: env.version ?? "0.0.0",
-      log: env.log,
-      verbose: env.verbose,
-      sandboxMode: env.sandboxMode,
-      interactive: env.ask !== undefined,
-    }));
+  const mcpServers = env.mcp ?? (await startMcp(mcpOptions(env)));
   const model = new SwitchableModel(env.provider, env.contextWindow);
-  const basics: SessionBasics<Settings> = {
+  const basics = sessionBasics(env, model);
+  // Read by capabilities built before what they read (the Claude Code transcript, hooks, skills).
+  const late: Late = {};
+  const base = await baseCapabilities(env, basics, late);
+  const features = await featureCapabilities(env, basics, base, mcpServers, late);
+  const built: Capability[] = [
+    base.transcript,
+    base.shell,
+    base.tools,
+    base.instructions,
+    base.hooks,
+    features.permissions,
+    setUpPlanExit({ mode: features.permissions.mode, ask: env.askPlan }),
+    setUpTodo(basics),
+    setUpBackground(basics, base.jobs),
+    await setUpTaskBoard(basics, { interactive: env.ask !== undefined }),
+    features.subagents,
+    features.skills,
+    ...(features.mcp ? [features.mcp] : []),
+    // After permissions, hooks and skills: only calls that will run are snapshotted.
+    features.checkpoints,
+    ...((await env.extraCapabilities?.(basics)) ?? []),
+  ];
+  const registry = new ToolRegistry(built.flatMap((c) => c.tools ?? []));
+  late.registry = registry;
+  features.mcp?.attach(registry);
+  await registry.ready(); // /context and `hx context` read the schemas before any run
+  const system = buildSystemPrompt(
+    basics.workspace.root,
+    built.flatMap((c) => c.promptSections ?? []),
+  );
+  const context = setUpContext(basics, {
+    window: () => model.contextWindow,
+    system,
+    tools: registry,
+    catalog: features.skills.catalog,
+    onPreCompact: async (trigger) => {
+      await base.hooks.hooks.runEvent("PreCompact", { trigger });
+    },
+    // As in Claude Code: SessionStart runs again after a compaction, its context kept in the summary.
+    contextAfterCompact: async () => (await base.hooks.hooks.runSessionStart("compact")).context,
+  });
+  const capabilities = [...built, context, setUpGuards()];
+  reportAndAddLateTools(capabilities, registry, env.log);
+  return new AgentSession({
+    model,
+    workspace: basics.workspace,
+    conversation: basics.conversation,
+    tools: registry,
+    system,
+    maxTurns: env.maxTurns,
+    maxStopContinuations: env.settings.merged.maxStopHookContinuations ?? DEFAULT_STOP_HOOK_LIMIT,
+    capabilities,
+    permissions: features.permissions.mode,
+    transcript: { id: base.transcript.writer.id, file: base.transcript.writer.file },
+    sandbox: base.shell.sandbox,
+    skills: features.skills.invocable,
+    background: base.jobs,
+  });
+}
+
+/** What a capability reads from one built after it, set once that one exists. */
+interface Late {
+  registry?: ToolRegistry;
+  permissionMode?: () => string;
+  runSubagent?: (job: SubagentJob) => Promise<ToolOutput>;
+}
+
+function mcpOptions(env: SessionEnvironment): McpSetupOptions {
+  return {
+    cwd: env.cwd,
+    settings: env.settings,
+    contextWindow: env.contextWindow,
+    configFiles: env.mcpConfigFiles,
+    strictConfig: env.strictMcpConfig,
+    clientVersion: env.version ?? "0.0.0",
+    log: env.log,
+    verbose: env.verbose,
+    sandboxMode: env.sandboxMode,
+    interactive: env.ask !== undefined,
+  };
+}
+
+function sessionBasics(env: SessionEnvironment, model: SwitchableModel): SessionBasics<Settings> {
+  return {
     cwd: env.cwd,
     workspace: new Workspace(env.cwd),
     settings: env.settings.merged,
@@ -145,14 +207,14 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     verbose: env.verbose,
     log: env.log,
   };
+}
 
-  // Built last, read by capabilities built before it (the Claude Code transcript, hooks).
-  let registry: ToolRegistry | undefined;
-  let permissionMode = (): string => env.permissionMode ?? "default";
+/** The transcript, the shell and the base tools, the project instructions and the hooks. */
+async function baseCapabilities(env: SessionEnvironment, basics: SessionBasics<Settings>, late: Late) {
   const transcript = setUpTranscript(basics, {
     resume: env.resume,
     persist: env.persist,
-    toolFor: (name) => registry?.get(name),
+    toolFor: (name) => late.registry?.get(name),
   });
   const shell = await setUpShell(basics, env); // its sandbox mode and questions
   const jobs = new BackgroundJobs();
@@ -162,12 +224,22 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     sessionId: transcript.writer.id,
     resumed: env.resume !== undefined,
     transcriptPath: transcript.claude.file,
-    permissionMode: () => permissionMode(),
-    // Approved plugins' hooks, each with its CLAUDE_PLUGIN_ROOT (src/plugins).
-    extra: env.settings.files.flatMap((file) => (file.plugin ? [pluginHooks(file, env.log)] : [])),
+    permissionMode: () => late.permissionMode?.() ?? env.permissionMode ?? "default",
+    extra: pluginHooks(env.settings.files, env.log),
     shell,
   });
-  // Before the skills: the servers' skills join the catalog (the capability keeps its place below).
+  return { transcript, shell, jobs, tools, instructions, hooks };
+}
+
+/** MCP, skills, permissions (which take the skills' rules), checkpoints and subagents. */
+async function featureCapabilities(
+  env: SessionEnvironment,
+  basics: SessionBasics<Settings>,
+  base: Awaited<ReturnType<typeof baseCapabilities>>,
+  mcpServers: McpSetup | undefined,
+  late: Late,
+) {
+  // Before the skills: the servers' skills join the catalog (the capability keeps its place later).
   const mcp = mcpServers
     ? await (await import("../mcp/capability.js")).setUpMcp(basics, mcpServers, {
         ask: env.ask,
@@ -185,101 +257,55 @@ export async function createSession(env: SessionEnvironment): Promise<AgentSessi
     watch: env.watchSkills,
     runtime: {
       // The subagents are set up below (they take the permissions, which take the skills' rules).
-      fork: (job) => subagents.runSubagent(job),
+      fork: (job) => late.runSubagent!(job),
       // The tool the user's `!cmd` and the model's commands run as.
-      shellTool: tools.tools.find((tool) => tool.effect === "execute")?.name,
-      hooksFrom: hooks.hooksFrom,
+      shellTool: base.tools.tools.find((tool) => tool.effect === "execute")?.name,
+      hooksFrom: base.hooks.hooksFrom,
       ...(env.modelFor ? { modelFor: env.modelFor } : {}),
     },
   });
   const permissions = setUpPermissions(basics, {
     permissionMode: env.permissionMode,
     ask: env.ask,
-    hookPermissions: hooks.hooks.permissions,
-    hookAnswers: hooks.hooks,
+    hookPermissions: base.hooks.hooks.permissions,
+    hookAnswers: base.hooks.hooks,
     scopedRules: skills.scopedRules,
     projectSettingsApply: env.folderTrust ? env.folderTrust.trusted : true,
   });
-  permissionMode = () => permissions.mode.mode;
-  const todo = setUpTodo(basics);
+  late.permissionMode = () => permissions.mode.mode;
   const checkpoints = setUpCheckpoints(basics, {
-    sessionId: transcript.writer.id,
+    sessionId: base.transcript.writer.id,
     persist: env.persist !== false,
   });
-  const taskBoard = await setUpTaskBoard(basics, { interactive: env.ask !== undefined });
   const subagents = setUpSubagents(basics, {
-    baseTools: tools.tools,
+    baseTools: base.tools.tools,
     permissions: permissions.extension,
-    hooks: hooks.hooks,
-    first: shell.extensions,
+    hooks: base.hooks.hooks,
+    first: base.shell.extensions,
     last: checkpoints.subagentExtension ? [checkpoints.subagentExtension] : [],
-    promptSections: instructions.promptSections ?? [],
-    skills: skills.skills,
-    jobs,
-    kitFor: workspaceKits(basics, env, hooks.hooks.subagentExtension, permissions.forWorkspace),
+    promptSections: base.instructions.promptSections ?? [],
+    systemPrompt: (sections) => buildSystemPrompt(basics.workspace.root, sections),
+    skills: skills.forSubagents,
+    jobs: base.jobs,
+    isolate: worktreeIsolation(basics, env, base.hooks.hooks.subagentExtension, permissions.forWorkspace),
   });
-  const built: Capability[] = [
-    transcript,
-    shell,
-    tools,
-    instructions,
-    hooks,
-    permissions,
-    setUpPlanExit({ mode: permissions.mode, ask: env.askPlan }),
-    todo,
-    setUpBackground(basics, jobs),
-    taskBoard,
-    subagents,
-    skills,
-    ...(mcp ? [mcp] : []),
-    // After permissions, hooks and skills: only calls that will run are snapshotted.
-    checkpoints,
-    ...((await env.extraCapabilities?.(basics)) ?? []),
-  ];
+  late.runSubagent = subagents.runSubagent;
+  return { mcp, skills, permissions, checkpoints, subagents };
+}
 
-  registry = new ToolRegistry(built.flatMap((c) => c.tools ?? []));
-  mcp?.attach(registry);
-  await registry.ready(); // /context and `hx context` read the schemas before any run
-  const system = buildSystemPrompt(
-    basics.workspace.root,
-    built.flatMap((c) => c.promptSections ?? []),
-  );
-  const context = setUpContext(basics, {
-    window: () => model.contextWindow,
-    system,
-    tools: registry,
-    catalog: skills.catalog,
-    onPreCompact: async (trigger) => {
-      await hooks.hooks.runEvent("PreCompact", { trigger });
-    },
-    // As in Claude Code: SessionStart runs again after a compaction, its context kept in the summary.
-    contextAfterCompact: async () => (await hooks.hooks.runSessionStart("compact")).context,
-  });
-  const capabilities = [...built, context, setUpGuards()];
-
+/** Logs each capability's warnings and diagnostics once; adds late tools when they arrive. */
+function reportAndAddLateTools(
+  capabilities: readonly Capability[],
+  registry: ToolRegistry,
+  log: (line: string) => void,
+): void {
   for (const capability of capabilities) {
-    for (const warning of capability.warnings ?? []) env.log(`warning: ${warning}`);
+    for (const warning of capability.warnings ?? []) log(`warning: ${warning}`);
     for (const diagnostic of capability.diagnostics ?? [])
-      env.log(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}`);
+      log(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}`);
     // A late tool whose name is taken is reported like a failed start, never thrown unhandled.
     capability.lateTools
       ?.then((late) => registry.add(late))
-      .catch((error) => env.log(`warning: ${capability.name}: ${errorMessage(error)}`));
+      .catch((error) => log(`warning: ${capability.name}: ${errorMessage(error)}`));
   }
-
-  return new AgentSession({
-    model,
-    workspace: basics.workspace,
-    conversation: basics.conversation,
-    tools: registry,
-    system,
-    maxTurns: env.maxTurns,
-    maxStopContinuations: env.settings.merged.maxStopHookContinuations ?? DEFAULT_STOP_HOOK_LIMIT,
-    capabilities,
-    permissions: permissions.mode,
-    transcript: { id: transcript.writer.id, file: transcript.writer.file },
-    sandbox: shell.sandbox,
-    skills: skills.invocable,
-    background: jobs,
-  });
 }

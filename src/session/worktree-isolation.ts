@@ -2,7 +2,9 @@ import path from "node:path";
 import type { SessionBasics } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { ToolError, type ToolOutput } from "../core/tool.js";
-import type { IsolatedPlace } from "../subagent/index.js";
+import { findRepoRoot } from "../fs/project-root.js";
+import { setUpShell } from "../shell/capability.js";
+import type { IsolatedPlace, TaskToolDeps } from "../subagent/index.js";
 import type { Tool } from "../tools/tool.js";
 import { Workspace } from "../tools/workspace.js";
 import {
@@ -13,11 +15,10 @@ import {
   removeWorktreeIfClean,
   WorktreeError,
 } from "../worktrees/index.js";
-import { setUpShell } from "./shell-setup.js";
 import { setUpBaseTools } from "./tools-setup.js";
 
 /** What a subagent needs to work in another folder: tools and extensions bound to it. */
-export interface WorkspaceKit {
+interface WorkspaceKit {
   tools: readonly Tool[];
   extensions: LoopExtension[];
   /** Ends what the kit started (its sandbox, its process groups). */
@@ -25,10 +26,26 @@ export interface WorkspaceKit {
 }
 
 /**
+ * `task`'s `isolation: "worktree"` for this session: offered only in a git repository (see
+ * createWorktreeIsolation), each subagent with a kit bound to its worktree (workspaceKits).
+ */
+export function worktreeIsolation(
+  basics: SessionBasics,
+  shellOptions: Parameters<typeof setUpShell>[1],
+  hooks: LoopExtension,
+  permissionsFor: (workspace: Workspace) => LoopExtension,
+): TaskToolDeps["isolate"] {
+  const repoRoot = findRepoRoot(basics.workspace.root);
+  if (!repoRoot) return undefined;
+  const kitFor = workspaceKits(basics, shellOptions, hooks, permissionsFor);
+  return createWorktreeIsolation({ repoRoot, root: basics.workspace.root, kitFor });
+}
+
+/**
  * Kits bound to another workspace: a shell (its own sandbox, writable there only), the base
  * tools on it, and the session's hooks and permissions with that workspace as root.
  */
-export function workspaceKits(
+function workspaceKits(
   basics: SessionBasics,
   shellOptions: Parameters<typeof setUpShell>[1],
   hooks: LoopExtension,
@@ -55,7 +72,7 @@ export function workspaceKits(
  * other's files. When it ends, a worktree with no changes is removed; one with changes is kept
  * and its branch and diff summary join the answer.
  */
-export function createWorktreeIsolation(options: {
+function createWorktreeIsolation(options: {
   repoRoot: string;
   /** The session's workspace root (a folder inside the repository, often its root). */
   root: string;

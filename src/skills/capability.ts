@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import { findLoadedSkills } from "../context/index.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
-import type { Message } from "../core/messages.js";
+import type { Message, SkillSpan } from "../core/messages.js";
 import { findProjectRoot } from "../fs/project-root.js";
 import type { Tool } from "../tools/tool.js";
 import { ActiveSkills, type ScopedRule } from "./active-skills.js";
@@ -12,6 +12,7 @@ import { rereadSkill, skillRoots } from "./discover.js";
 import { LiveSkills, type RescanResult } from "./live-skills.js";
 import { createLoadSkillTool } from "./load-skill-tool.js";
 import { LoadedSkills } from "./loaded-skills.js";
+import { preloadSkills } from "./preload.js";
 import { skillPromptFilter } from "./prompt-filter.js";
 import { runForkedSkill, type SkillRuntime, skillHooksExtension } from "./runtime.js";
 import type { SkillSettings } from "./settings.js";
@@ -42,6 +43,11 @@ export interface SkillsCapability extends Capability {
   scopedRules: () => { allow: HeldRule[]; deny: HeldRule[] };
   /** The catalog section of the system prompt ("" when there are no visible skills). */
   catalog: string;
+  /** `task`'s `skills: [names]`: bodies a subagent starts with; their folders become readable. */
+  forSubagents: {
+    offered: () => boolean;
+    preload: (names: readonly string[]) => { text: string; spans: SkillSpan[] } | { error: string };
+  };
 }
 
 /** What the front ends complete `/name` with: the skills the user may invoke now. */
@@ -180,6 +186,15 @@ export async function setUpSkills(
         .map(invocable),
     scopedRules: () => scopedRules(active.rules(), skills(), options.trust),
     catalog: catalog.text,
+    forSubagents: {
+      offered: () => skills().some((skill) => !skill.disableModelInvocation),
+      preload: (names) => {
+        const preload = preloadSkills(skills(), names);
+        if ("error" in preload) return preload;
+        for (const skill of preload.skills) loaded.grantRead(skill.dir);
+        return preload;
+      },
+    },
   };
 }
 

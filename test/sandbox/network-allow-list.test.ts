@@ -13,7 +13,7 @@ import { createSandbox, resolveSandboxOptions, type SandboxOptions } from "../..
 import { formatNetworkQuestion, type NetworkAnswer, parseNetworkAnswer } from "../../src/sandbox/network.js";
 import { resolveAllowList } from "../../src/sandbox/policy.js";
 import { parseTarget } from "../../src/sandbox/proxy.js";
-import { networkAskerFrom, saveAllowedDomain } from "../../src/session/sandbox-command.js";
+import { networkAskerFrom, saveAllowedDomain } from "../../src/shell/sandbox-command.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import { Workspace } from "../../src/tools/workspace.js";
 import { tempDir } from "../support/temp-dir.js";

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadProjectInstructions } from "../../src/session/project-instructions.js";
+import { loadProjectInstructions } from "../../src/instructions/project-instructions.js";
 import { tempDir } from "../support/temp-dir.js";
 
 function project(): string {

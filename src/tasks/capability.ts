@@ -1,7 +1,7 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import { findProjectRoot } from "../fs/project-root.js";
-import type { TaskBoardSetting } from "../tasks/index.js";
-import { boardFolder, createBoardTools, renderBoard, TaskStore } from "../tasks/index.js";
+import type { TaskBoardSetting } from "./index.js";
+import { boardFolder, createBoardTools, renderBoard, TaskStore } from "./index.js";
 
 /**
  * The project's task board (`.hx/tasks`): the four board tools, `/tasks`, and one line in the

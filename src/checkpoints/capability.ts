@@ -2,6 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
+import { userSettingsDir } from "../config/settings.js";
 import {
   type Checkpoints,
   conversationBefore,
@@ -9,8 +10,7 @@ import {
   formatFilesRewound,
   formatRewindTurns,
   openCheckpoints,
-} from "../checkpoints/index.js";
-import { userSettingsDir } from "../config/settings.js";
+} from "./index.js";
 
 export interface CheckpointsCapability extends Capability {
   /** For subagents' loops: their calls are snapshotted too, in the session's current turn. */

@@ -1,7 +1,7 @@
 import type { Capability, PromptFilter, SessionBasics } from "../agent/capability.js";
-import type { HookSettings } from "../hooks/index.js";
-import { createSessionHooks, HookRegistry, type SessionHooks } from "../hooks/index.js";
 import type { ProcessGroups } from "../process/process-groups.js";
+import type { HookSettings } from "./index.js";
+import { createSessionHooks, HookRegistry, type SessionHooks } from "./index.js";
 
 export interface HooksCapability extends Capability {
   hooks: SessionHooks;
@@ -10,6 +10,22 @@ export interface HooksCapability extends Capability {
    * like the session's: same environment, process groups and session id.
    */
   hooksFrom(hooks: Record<string, unknown>): { hooks: SessionHooks; warnings: string[] };
+}
+
+/** Approved plugins' hooks, each run with `CLAUDE_PLUGIN_ROOT` set to its folder (src/plugins). */
+export function pluginHooks(
+  files: readonly { plugin?: { name: string; root: string }; settings: { hooks?: HookSettings } }[],
+  log: (line: string) => void,
+): HookRegistry[] {
+  return files.flatMap((file) => {
+    if (!file.plugin) return [];
+    const { registry, warnings } = HookRegistry.fromSettings(file.settings.hooks, {
+      name: file.plugin.name,
+      env: { CLAUDE_PLUGIN_ROOT: file.plugin.root },
+    });
+    for (const warning of warnings) log(`warning: ${warning}`);
+    return [registry];
+  });
 }
 
 /**

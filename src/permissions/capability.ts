@@ -1,7 +1,8 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { localSettingsPath } from "../config/settings.js";
-import type { PermissionSettings } from "../permissions/index.js";
+import type { Workspace } from "../tools/workspace.js";
+import type { PermissionSettings } from "./index.js";
 import {
   createBashParserLoader,
   createPermissionExtension,
@@ -9,8 +10,7 @@ import {
   type PermissionMode,
   type PermissionOptions,
   permissionsFromSettings,
-} from "../permissions/index.js";
-import type { Workspace } from "../tools/workspace.js";
+} from "./index.js";
 
 /** The session's permission mode, changeable between prompts (e.g. by the interactive front end). */
 export interface PermissionModeHandle {

@@ -1,4 +1,7 @@
 import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
+import type { Message } from "../core/messages.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import { DEFAULT_SPILL_LIMIT_CHARS } from "../tools/tool-results.js";
 import {
   breakdownContext,
   type CompactionTrigger,
@@ -6,10 +9,7 @@ import {
   createSkillSizeGuard,
   createToolOutputSpill,
   renderContextTable,
-} from "../context/index.js";
-import type { Message } from "../core/messages.js";
-import type { ToolRegistry } from "../tools/registry.js";
-import { DEFAULT_SPILL_LIMIT_CHARS } from "../tools/tool-results.js";
+} from "./index.js";
 
 export interface ContextCapability extends Capability {
   compactor: ContextCompactor;

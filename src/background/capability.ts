@@ -1,11 +1,11 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
+import type { Tool } from "../tools/tool.js";
 import {
   type BackgroundJobs,
   createBackgroundNotifications,
   createBashKillTool,
   createBashOutputTool,
-} from "../background/index.js";
-import type { Tool } from "../tools/tool.js";
+} from "./index.js";
 
 /**
  * Background commands (`bash` with `run_in_background`): `bash_output` and `bash_kill` join the

@@ -17,7 +17,6 @@ export {
 } from "./load-skill-tool.js";
 export { LoadedSkills } from "./loaded-skills.js";
 export { isPlainObject, parseYaml, splitFrontmatter } from "./parse.js";
-export { preloadSkills } from "./preload.js";
 export { mergeSkillSettings, skillSettingsSchema } from "./settings.js";
 export { listSkillFiles } from "./skill-content.js";
 export { cleanControlCharacters, readBoolean, readSkillFields, unusableNameReason } from "./skill-fields.js";

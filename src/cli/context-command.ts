@@ -1,4 +1,3 @@
-import { ProviderError } from "../providers/provider.js";
 import { openSession } from "./open-session.js";
 import { resolveRun } from "./prepare-run.js";
 import type { RunFlags } from "./run-config.js";
@@ -9,15 +8,9 @@ import type { RunFlags } from "./run-config.js";
  */
 export async function runContextCommand(flags: RunFlags): Promise<number> {
   const resolved = await resolveRun(flags);
-  const provider = {
-    name: resolved.config.provider,
-    model: resolved.model,
-    complete: async () => {
-      throw new ProviderError("config", "hx context does not call the model.");
-    },
-  };
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const session = await openSession({ ...resolved, provider }, flags, { log });
+  // No provider: the session is measured, never run (its model is named, not loaded).
+  const session = await openSession(resolved, flags, { log });
   const context = session.commands.find((c) => c.name === "context");
   context?.run("", {
     print: (text) => process.stdout.write(`${text}\n`),

@@ -11,7 +11,8 @@ import { VERSION } from "./version.js";
 
 /** Creates the session for a prepared run, continuing a saved one for --continue/--resume. */
 export async function openSession(
-  prepared: PreparedRun,
+  /** Without a provider (`hx context`): a session that is measured, never run. */
+  prepared: Omit<PreparedRun, "provider"> & { provider?: PreparedRun["provider"] },
   flags: RunFlags,
   io: {
     log: (line: string) => void;
@@ -23,10 +24,12 @@ export async function openSession(
   extra: Pick<SessionEnvironment, "persist" | "extraCapabilities" | "watchSkills"> = {},
 ): Promise<AgentSession> {
   const { cwd, config, settings, provider } = prepared;
-  const resume = await findResumed(cwd, flags, io.log, provider);
+  const named = { name: config.provider, model: prepared.model };
+  const resume = await findResumed(cwd, flags, io.log, provider ?? named);
   return createSession({
     cwd,
     provider,
+    model: named,
     settings,
     maxTurns: config.maxTurns,
     verbose: config.verbose,
@@ -46,7 +49,13 @@ export async function openSession(
     mcp: prepared.mcp,
     ...extra,
     folderTrust: settings.trust,
-    modelFor: async (model) => (await import("./skills-model.js")).skillModelFor(prepared, model),
+    // A skill's `model:` needs a provider to switch from; a measured session has none.
+    ...(provider
+      ? {
+          modelFor: async (model: string) =>
+            (await import("./skills-model.js")).skillModelFor({ ...prepared, provider }, model),
+        }
+      : {}),
   });
 }
 

@@ -39,7 +39,13 @@ import { worktreeIsolation } from "./worktree-isolation.js";
 
 export interface SessionEnvironment {
   cwd: string;
-  provider: ModelProvider;
+  /**
+   * The model that answers. Absent: a session opened to be measured, never run (`hx context`):
+   * `model` names it, and a request fails with a config error saying so.
+   */
+  provider?: ModelProvider;
+  /** The provider and model, when there is no `provider` to say (shown by /context, kept in transcripts). */
+  model?: { name: string; model: string };
   settings: LoadedSettings;
   maxTurns: number;
   verbose: boolean;
@@ -111,7 +117,10 @@ function skillTrust(trust: FolderTrust): SkillTrust {
 export async function createSession(env: SessionEnvironment): Promise<AgentSession> {
   // MCP servers boot while the rest is set up (the CLI starts them even earlier).
   const mcpServers = env.mcp ?? (await startMcp(mcpOptions(env)));
-  const model = new SwitchableModel(env.provider, env.contextWindow);
+  const model = new SwitchableModel(
+    env.provider ?? env.model ?? { name: "none", model: "none" },
+    env.contextWindow,
+  );
   const basics = sessionBasics(env, model);
   // Read by capabilities built before what they read (the Claude Code transcript, hooks, skills).
   const late: Late = {};
@@ -249,7 +258,7 @@ async function featureCapabilities(
   const skills = await setUpSkills(basics, {
     contextWindow: env.contextWindow,
     windowKnown: env.contextWindowKnown,
-    reportedContextWindow: env.provider.reportedContextWindow?.bind(env.provider),
+    reportedContextWindow: env.provider?.reportedContextWindow?.bind(env.provider),
     remote: mcp ? () => mcp.skills : undefined,
     refreshRemote: mcp ? () => mcp.refreshSkills() : undefined,
     trust: skillTrust(env.folderTrust ?? untrusted(env.cwd)),

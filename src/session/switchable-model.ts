@@ -1,4 +1,16 @@
-import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../providers/provider.js";
+import {
+  type CompleteOptions,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelResponse,
+  ProviderError,
+} from "../providers/provider.js";
+
+/** A model known by name only: the session was opened without a provider (`hx context`). */
+interface NamedModel {
+  name: string;
+  model: string;
+}
 
 /**
  * The session's model as one handle: the loop, compaction summaries and subagents all hold
@@ -8,7 +20,7 @@ import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from
  */
 export class SwitchableModel implements ModelProvider {
   constructor(
-    private current: ModelProvider,
+    private current: ModelProvider | NamedModel,
     private window: number,
   ) {}
 
@@ -26,6 +38,14 @@ export class SwitchableModel implements ModelProvider {
   }
 
   complete(request: ModelRequest, options?: CompleteOptions): Promise<ModelResponse> {
+    if (!("complete" in this.current)) {
+      return Promise.reject(
+        new ProviderError(
+          "config",
+          `this session has no provider for ${this.current.name}/${this.current.model}: it was opened to be measured (hx context), not run.`,
+        ),
+      );
+    }
     return this.current.complete(request, options);
   }
 

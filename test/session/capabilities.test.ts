@@ -337,3 +337,26 @@ describe("a loaded skill's folder is readable while the history carries its body
     await session.close();
   });
 });
+
+describe("a session without a provider (what hx context opens)", () => {
+  it("measures the next request by /context and refuses a run with a config error", async () => {
+    const session = await createSession({
+      ...environment(new ScriptedProvider([])),
+      provider: undefined,
+      model: { name: "deepseek", model: "deepseek-chat" },
+    });
+    expect(session.model.name).toBe("deepseek");
+    const printed: string[] = [];
+    await session.commands
+      .find((c) => c.name === "context")
+      ?.run("", {
+        print: (text) => printed.push(text),
+        emit: () => {},
+        signal: new AbortController().signal,
+      });
+    expect(printed.join("\n")).toMatch(/system prompt/i);
+    const result = await session.run("hi", { emit: () => {} });
+    expect(result.error?.message).toMatch(/no provider for deepseek\/deepseek-chat.*hx context/);
+    await session.close();
+  });
+});

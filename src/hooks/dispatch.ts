@@ -4,7 +4,7 @@ import type { HookRegistry } from "./registry.js";
 import { runCommandHook } from "./runner.js";
 import { emptyVerdict, type HookVerdict } from "./verdict.js";
 
-export type { HookPermission, HookVerdict } from "./verdict.js";
+export type { HookVerdict } from "./verdict.js";
 
 export interface DispatchOptions {
   sessionId: string;

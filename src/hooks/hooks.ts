@@ -12,10 +12,11 @@ import {
 } from "../tools/claude-call.js";
 import type { PreparedCall } from "../tools/registry.js";
 import type { Workspace } from "../tools/workspace.js";
-import { type DispatchOptions, dispatchHooks, type HookPermission, type HookVerdict } from "./dispatch.js";
+import { type DispatchOptions, dispatchHooks, type HookVerdict } from "./dispatch.js";
 import type { HookEventName } from "./events.js";
 import { hookLogLine } from "./log-lines.js";
 import type { HookRegistry } from "./registry.js";
+import type { PreToolUsePermission } from "./verdict.js";
 
 /** How many times Stop hooks may send the model back in one prompt, unless settings say otherwise. */
 export const DEFAULT_STOP_HOOK_LIMIT = 100;
@@ -43,20 +44,36 @@ export interface HooksOptions {
 }
 
 /**
- * What PreToolUse hooks said about the permission of each call (`permissionDecision` allow or
- * ask), for the permission check that runs after them. A hook's allow only skips the question
- * the mode would ask; it never overrides a deny or ask rule, the block list or a protected path.
+ * What PreToolUse hooks said about each call (allow, ask or deny), for the permission check
+ * that runs right after them and decides (permissions/decide.ts: bands hook-deny, hook-ask,
+ * hook-allow). A hook's allow only skips the question the mode would ask; it never overrides a
+ * deny or ask rule, the block list or a protected path.
+ *
+ * Fails closed: until a permission extension takes the verdicts (`handOver`), the hooks
+ * extension refuses a denied call itself, so a deny is never lost (skills' `hooks:`, which
+ * run after the permission check, and hooks used without one).
  */
 class HookPermissions {
-  private readonly byCall = new WeakMap<PreparedCall, HookPermission>();
+  private readonly byCall = new WeakMap<PreparedCall, PreToolUsePermission>();
+  private decider = false;
 
-  set(prepared: PreparedCall, permission: HookPermission): void {
+  set(prepared: PreparedCall, permission: PreToolUsePermission): void {
     this.byCall.set(prepared, permission);
   }
 
   /** What was said about this call, or about the call it replaced (a hook's `updatedInput`). */
-  get(prepared: PreparedCall): HookPermission | undefined {
+  get(prepared: PreparedCall): PreToolUsePermission | undefined {
     return this.byCall.get(prepared) ?? (prepared.original ? this.byCall.get(prepared.original) : undefined);
+  }
+
+  /** Called by the permission extension that reads these verdicts: from now on it refuses. */
+  handOver(): void {
+    this.decider = true;
+  }
+
+  /** True once a permission extension decides with these verdicts. */
+  get handedOver(): boolean {
+    return this.decider;
   }
 }
 
@@ -211,12 +228,15 @@ function toolHooks(hooks: HookRunner, name: string, prefix: string): LoopExtensi
         toolNames(prepared.tool),
         state.signal,
       );
+      const denial = denialOf(verdict);
       // `continue: false` wins over a block: the call is refused and the run ends here.
-      if (verdict.stop !== undefined) {
-        state.endRun(`A PreToolUse hook stopped the run: ${verdict.stop}`);
-        return { block: `Not run: a hook stopped the run (${verdict.stop}).` };
+      if (verdict.stop !== undefined) state.endRun(`A PreToolUse hook stopped the run: ${verdict.stop}`);
+      if (denial) {
+        // The permission check refuses it (band hook-deny); without one, this extension does.
+        if (!hooks.permissions.handedOver) return { block: denial.message };
+        hooks.permissions.set(prepared, denial);
+        return undefined;
       }
-      if (verdict.blocked !== undefined) return { block: verdict.blocked };
       if (verdict.permission) hooks.permissions.set(prepared, verdict.permission);
       if (verdict.updatedInput)
         return { args: hxArgsFrom(prepared.tool, prepared.args, verdict.updatedInput, workspace) };
@@ -239,6 +259,19 @@ function toolHooks(hooks: HookRunner, name: string, prefix: string): LoopExtensi
       return withPostNotes(event, output, verdict, state);
     },
   };
+}
+
+/** A PreToolUse verdict that refuses the call, with what the model reads (as the hook said it). */
+function denialOf(verdict: HookVerdict): Extract<PreToolUsePermission, { decision: "deny" }> | undefined {
+  if (verdict.stop !== undefined)
+    return {
+      decision: "deny",
+      reason: `it stopped the run: ${verdict.stop}`,
+      message: `Not run: a hook stopped the run (${verdict.stop}).`,
+    };
+  if (verdict.blocked !== undefined)
+    return { decision: "deny", reason: verdict.blocked, message: verdict.blocked };
+  return undefined;
 }
 
 /** The main loop's Stop hooks: a block sends the model back to work (once per run it says so). */

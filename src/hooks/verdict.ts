@@ -1,8 +1,15 @@
 /** A PreToolUse hook's say on the permission check (a deny is `blocked`). */
-export interface HookPermission {
+interface HookPermission {
   decision: "allow" | "ask";
   reason?: string;
 }
+
+/**
+ * Every PreToolUse verdict, as the hooks extension hands it to the permission check: allow or
+ * ask (`permissionDecision`), or deny (exit 2, `decision: "block"`, `permissionDecision: "deny"`,
+ * `continue: false`) with `message`, the tool result the model reads, in the hook's words.
+ */
+export type PreToolUsePermission = HookPermission | { decision: "deny"; reason: string; message: string };
 
 /** What the hooks of one event decided together. */
 export interface HookVerdict {

@@ -50,10 +50,15 @@ export type PermissionDecision =
       notReadOnly?: NotReadOnlyCommand;
     };
 
-/** What PreToolUse hooks said about a call (`permissionDecision`), with their reason. */
+/**
+ * What PreToolUse hooks said about a call (`permissionDecision`; a deny is also exit 2,
+ * `decision: "block"` or `continue: false`), with their reason; `message` is what the model
+ * reads when the hooks refused it (their own words, as Claude Code shows them).
+ */
 export interface PreToolUseVerdict {
   decision: "allow" | "ask" | "deny";
   reason?: string;
+  message?: string;
 }
 
 /** Every input of one decision, as data. */

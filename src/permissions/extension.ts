@@ -7,7 +7,7 @@ import type { Workspace } from "../tools/workspace.js";
 import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
 import type { BashParser } from "./bash-parser.js";
 import { PermissionChecker } from "./checker.js";
-import { type AskCause, describeCall } from "./decide.js";
+import { type AskCause, describeCall, type PreToolUseVerdict } from "./decide.js";
 import { addAllowRule } from "./local-settings.js";
 import type { PermissionMode } from "./modes.js";
 import { type PermissionRules, type RuleTarget, ruleFor } from "./rules.js";
@@ -45,12 +45,15 @@ export interface PermissionOptions {
    */
   scopedRules?: () => ScopedPermissionRules | undefined;
   /**
-   * What PreToolUse hooks said (`permissionDecision`): "ask" asks even a call the rules allow;
-   * "allow" skips only the question the mode would ask, never a deny or ask rule, the block
-   * list, a protected path or a command hx cannot read.
+   * What PreToolUse hooks said, every verdict: "deny" refuses the call in every mode (the model
+   * reads the hook's `message`); "ask" asks even a call the rules allow; "allow" skips only the
+   * question the mode would ask, never a deny or ask rule, the block list, a protected path or a
+   * command hx cannot read. `handOver` tells the hooks that this extension now refuses their
+   * denies (until then they refuse them themselves: a deny is never lost).
    */
   hookPermissions?: {
-    get(prepared: PreparedCall): { decision: "allow" | "ask"; reason?: string } | undefined;
+    get(prepared: PreparedCall): PreToolUseVerdict | undefined;
+    handOver?(): void;
   };
   /**
    * Hooks around a question: PermissionRequest hooks may answer it (a deny always counts; an
@@ -84,6 +87,7 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
       loadParser: options.loadParser,
     });
   options.workspace?.hideFromReads((absolute) => checker.isReadDenied(absolute));
+  options.hookPermissions?.handOver?.();
   const settingsFile = options.localSettingsFile ?? localSettingsPath(options.projectRoot);
   // Questions go one at a time, even when several runs (subagents) ask at once.
   let questions: Promise<unknown> = Promise.resolve();
@@ -123,10 +127,13 @@ export function createPermissionExtension(options: PermissionOptions): LoopExten
         root: options.projectRoot,
       };
       // One procedure decides with every input, the hook's verdict included (decide.ts).
-      const checked = await checker.check(target, { hook: options.hookPermissions?.get(prepared) });
+      const hook = options.hookPermissions?.get(prepared);
+      const checked = await checker.check(target, { hook });
       const { decision } = checked;
       const label = describeCall(target);
       if (decision.action === "allow") return undefined;
+      // A hook's refusal reads as the hook wrote it (Claude Code shows the hook's reason).
+      if (decision.band === "hook-deny" && hook?.message) return { block: hook.message };
       if (decision.action === "deny") return { block: `Permission denied: ${decision.reason}` };
       const alwaysRules = decision.cause === "unruled" ? checked.alwaysRules : [];
 

@@ -5,6 +5,8 @@ import type { AgentEvent } from "../../src/core/events.js";
 import { createSessionHooks } from "../../src/hooks/hooks.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
 import type { HookMatcher } from "../../src/hooks/settings.js";
+import { PermissionChecker } from "../../src/permissions/checker.js";
+import type { PermissionDecision } from "../../src/permissions/decide.js";
 import { createPermissionExtension } from "../../src/permissions/extension.js";
 import { parseRules } from "../../src/permissions/rules.js";
 import { ScriptedProvider } from "../../src/providers/scripted.js";
@@ -233,6 +235,81 @@ describe("command hooks in the loop (real processes)", () => {
     });
     expect(toolResults(messages)).toEqual(["nope"]);
     expect(asked).toBe(0);
+  });
+
+  /** A permission extension that reads the hooks' verdicts, in bypassPermissions with `bash` allowed. */
+  function decidingPermissions(hooks: ReturnType<typeof hooksWith>["hooks"], root: string) {
+    const checker = new PermissionChecker({
+      mode: "bypassPermissions",
+      rules: parseRules({ allow: ["bash"] }).rules,
+      root,
+    });
+    const decisions: PermissionDecision[] = [];
+    const check = checker.check.bind(checker);
+    checker.check = async (target, inputs) => {
+      const checked = await check(target, inputs);
+      decisions.push(checked.decision);
+      return checked;
+    };
+    const extension = createPermissionExtension({
+      mode: "bypassPermissions",
+      rules: parseRules({ allow: ["bash"] }).rules,
+      projectRoot: root,
+      checker,
+      hookPermissions: hooks.permissions,
+    });
+    return { extension, decisions };
+  }
+
+  it.each([
+    ["exit 2", "echo 'no pushing' >&2; exit 2", "no pushing"],
+    ["decision block", `echo '{"decision":"block","reason":"no pushing"}'`, "no pushing"],
+    [
+      "permissionDecision deny",
+      `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no pushing"}}'`,
+      "no pushing",
+    ],
+    [
+      "continue false",
+      `echo '{"continue":false,"stopReason":"enough"}'`,
+      "Not run: a hook stopped the run (enough).",
+    ],
+  ])(
+    "a hook's deny (%s) is decided by the permission check, band hook-deny, over bypassPermissions and an allow rule",
+    async (_kind, hook, shown) => {
+      const dir = tempDir();
+      const { hooks } = hooksWith({ PreToolUse: [{ hooks: [command(hook)] }] }, dir);
+      const { extension, decisions } = decidingPermissions(hooks, dir);
+      const tools = fakeBaseTools();
+      const model = new ScriptedProvider([
+        { toolCalls: [{ name: "bash", arguments: { subject: "git push" } }] },
+        { text: "ok" },
+      ]);
+      const { messages, result } = await runLoop({
+        provider: model,
+        tools,
+        extensions: [hooks.extension, extension],
+        root: dir,
+      });
+      expect(toolResults(messages)).toEqual([shown]);
+      expect(tools[0].calls).toHaveLength(0);
+      expect(result.stats.blocked).toBe(1);
+      expect(decisions.map((decision) => [decision.action, decision.band])).toEqual([["deny", "hook-deny"]]);
+    },
+  );
+
+  it("fails closed: hooks no permission extension took over refuse a denied call themselves", async () => {
+    const { hooks } = hooksWith({ PreToolUse: [{ hooks: [command("echo nope >&2; exit 2")] }] });
+    // Another session's permission extension took its own hooks' verdicts, not these.
+    decidingPermissions(hooksWith({}).hooks, tempDir());
+    const tools = fakeBaseTools();
+    const model = new ScriptedProvider([
+      { toolCalls: [{ name: "bash", arguments: { subject: "ls" } }] },
+      { text: "ok" },
+    ]);
+    const { messages } = await runLoop({ provider: model, tools, extensions: [hooks.extension] });
+    expect(toolResults(messages)).toEqual(["nope"]);
+    expect(tools[0].calls).toHaveLength(0);
   });
 });
 

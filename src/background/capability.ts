@@ -1,11 +1,9 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import type { Tool } from "../tools/tool.js";
-import {
-  type BackgroundJobs,
-  createBackgroundNotifications,
-  createBashKillTool,
-  createBashOutputTool,
-} from "./index.js";
+import { createBashKillTool } from "./bash-kill-tool.js";
+import { createBashOutputTool } from "./bash-output-tool.js";
+import type { BackgroundJobs } from "./jobs.js";
+import { createBackgroundNotifications } from "./notifications.js";
 
 /**
  * Background commands (`bash` with `run_in_background`): `bash_output` and `bash_kill` join the

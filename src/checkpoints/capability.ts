@@ -3,14 +3,10 @@ import path from "node:path";
 import type { Capability, SessionBasics, SlashCommand } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { userSettingsDir } from "../config/settings.js";
-import {
-  type Checkpoints,
-  conversationBefore,
-  createCheckpointExtension,
-  formatFilesRewound,
-  formatRewindTurns,
-  openCheckpoints,
-} from "./index.js";
+import { createCheckpointExtension } from "./checkpoint-extension.js";
+import { type Checkpoints, conversationBefore } from "./checkpoints.js";
+import { formatFilesRewound, formatRewindTurns } from "./format.js";
+import { openCheckpoints } from "./index.js";
 
 export interface CheckpointsCapability extends Capability {
   /** For subagents' loops: their calls are snapshotted too, in the session's current turn. */

@@ -2,14 +2,10 @@ import type { Capability, SessionBasics, SlashCommand } from "../agent/capabilit
 import type { Message } from "../core/messages.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { DEFAULT_SPILL_LIMIT_CHARS } from "../tools/tool-results.js";
-import {
-  breakdownContext,
-  type CompactionTrigger,
-  ContextCompactor,
-  createSkillSizeGuard,
-  createToolOutputSpill,
-  renderContextTable,
-} from "./index.js";
+import { breakdownContext, renderContextTable } from "./breakdown.js";
+import { type CompactionTrigger, ContextCompactor } from "./compactor.js";
+import { createSkillSizeGuard } from "./skill-size-guard.js";
+import { createToolOutputSpill } from "./spill.js";
 
 export interface ContextCapability extends Capability {
   compactor: ContextCompactor;

@@ -1,5 +1,5 @@
 import type { Capability } from "../agent/capability.js";
-import { createRepeatedCallGuard } from "./index.js";
+import { createRepeatedCallGuard } from "./repeated-call-guard.js";
 
 /** Small extensions that keep a run sane (the repeated-call guard). */
 export function setUpGuards(): Capability {

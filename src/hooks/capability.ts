@@ -1,7 +1,8 @@
 import type { Capability, PromptFilter, SessionBasics } from "../agent/capability.js";
 import type { ProcessGroups } from "../process/process-groups.js";
-import type { HookSettings } from "./index.js";
-import { createSessionHooks, HookRegistry, type SessionHooks } from "./index.js";
+import { createSessionHooks, type SessionHooks } from "./hooks.js";
+import { HookRegistry } from "./registry.js";
+import type { HookSettings } from "./settings.js";
 
 export interface HooksCapability extends Capability {
   hooks: SessionHooks;

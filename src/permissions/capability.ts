@@ -2,15 +2,12 @@ import type { Capability, SessionBasics } from "../agent/capability.js";
 import type { LoopExtension } from "../agent/extension.js";
 import { localSettingsPath } from "../config/settings.js";
 import type { Workspace } from "../tools/workspace.js";
-import type { PermissionSettings } from "./index.js";
-import {
-  createBashParserLoader,
-  createPermissionExtension,
-  type PermissionAsker,
-  type PermissionMode,
-  type PermissionOptions,
-  permissionsFromSettings,
-} from "./index.js";
+import type { PermissionAsker } from "./ask.js";
+import { createBashParserLoader } from "./bash-parser.js";
+import { createPermissionExtension, type PermissionOptions } from "./extension.js";
+import { permissionsFromSettings } from "./index.js";
+import type { PermissionMode } from "./modes.js";
+import type { PermissionSettings } from "./settings.js";
 
 /** The session's permission mode, changeable between prompts (e.g. by the interactive front end). */
 export interface PermissionModeHandle {

@@ -3,13 +3,8 @@ import type { LoopExtension } from "../agent/extension.js";
 import type { BackgroundJobs } from "../background/index.js";
 import type { ToolOutput } from "../core/tool.js";
 import type { Tool } from "../tools/tool.js";
-import {
-  createSubagentRunner,
-  createTaskTool,
-  SUBAGENT_PROMPT_SECTION,
-  type SubagentJob,
-  type TaskToolDeps,
-} from "./index.js";
+import { SUBAGENT_PROMPT_SECTION } from "./system-prompt.js";
+import { createSubagentRunner, createTaskTool, type SubagentJob, type TaskToolDeps } from "./task-tool.js";
 
 /** The session's hooks as subagents use them (SubagentStart, SubagentStop, their tool hooks). */
 interface SubagentHooks {

@@ -1,7 +1,9 @@
 import type { Capability, SessionBasics } from "../agent/capability.js";
 import { findProjectRoot } from "../fs/project-root.js";
-import type { TaskBoardSetting } from "./index.js";
-import { boardFolder, createBoardTools, renderBoard, TaskStore } from "./index.js";
+import { boardFolder, createBoardTools } from "./index.js";
+import { renderBoard } from "./render.js";
+import type { TaskBoardSetting } from "./settings.js";
+import { TaskStore } from "./task-store.js";
 
 /**
  * The project's task board (`.hx/tasks`): the four board tools, `/tasks`, and one line in the

@@ -6,8 +6,6 @@ import { Checkpoints } from "./checkpoints.js";
 import { checkpointsDir } from "./checkpoints-dir.js";
 import { ShadowGit } from "./shadow-git.js";
 
-export { createCheckpointExtension } from "./checkpoint-extension.js";
-
 export {
   Checkpoints,
   conversationBefore,

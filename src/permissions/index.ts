@@ -6,10 +6,10 @@ import type { PermissionSettings } from "./settings.js";
 
 export type { PermissionAnswer, PermissionAsker, PermissionRequest } from "./ask.js";
 export { type DecisionBand, describeBand } from "./bands.js";
-export { createBashParserLoader } from "./bash-parser.js";
+
 export { type PermissionCheck, PermissionChecker } from "./checker.js";
 export { describeCall } from "./decide.js";
-export { createPermissionExtension, type PermissionOptions } from "./extension.js";
+
 export { isPermissionMode, PERMISSION_MODES, type PermissionMode, parsePermissionMode } from "./modes.js";
 export type {
   PermissionRules,

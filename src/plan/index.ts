@@ -1,2 +1,2 @@
 // Plan mode: the exit_plan_mode tool and its question to the user.
-export { createExitPlanModeTool, type PlanAnswer, type PlanAsker } from "./exit-plan-mode-tool.js";
+export type { PlanAnswer, PlanAsker } from "./exit-plan-mode-tool.js";

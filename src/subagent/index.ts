@@ -1,8 +1,6 @@
 // Subagents: the task tool, the runner that gives a subagent its own loop, and the prompt section.
-export { SUBAGENT_PROMPT_SECTION } from "./system-prompt.js";
+
 export {
-  createSubagentRunner,
-  createTaskTool,
   type IsolatedPlace,
   type SubagentJob,
   TASK_CLAUDE,

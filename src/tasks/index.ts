@@ -8,7 +8,7 @@ import { createTaskUpdateTool } from "./task-update-tool.js";
 
 export type { BoardToolDeps } from "./board-tool.js";
 export { renderBoard } from "./render.js";
-export { type TaskBoardSetting, taskBoardSettingsSchema } from "./settings.js";
+export { taskBoardSettingsSchema } from "./settings.js";
 export { TaskStore } from "./task-store.js";
 
 /** Where a project's board lives: `<project root>/.hx/tasks`. */

@@ -60,10 +60,13 @@ describe.skipIf(!TMUX_AVAILABLE)("the full-screen session, round two", () => {
     send(s, "hi");
     await s.waitFor("first answer");
     send(s, "/clear");
+    // The screen is redrawn in steps: wait for the frame with the notice and the old turn gone
+    // (a screen that keeps the old turn fails here after the timeout).
     const cleared = await s.waitFor(
-      "New conversation. Kept: permission mode default, model openai/other-model.",
+      (screen) =>
+        screen.includes("New conversation. Kept: permission mode default, model openai/other-model.") &&
+        !screen.includes("first answer"),
     );
-    expect(cleared).not.toContain("first answer");
     expect(cleared).toMatch(/other-model · default ·/);
     send(s, "write it");
     // default mode asks: the write does not run on its own.

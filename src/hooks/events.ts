@@ -1,9 +1,5 @@
-/**
- * Every hook event Claude Code has, by its name there. A settings file copied from Claude Code
- * may name any of them; hx runs the hooks of the events it fires (FIRED_EVENTS) and warns about
- * the others, never refusing the file.
- */
-export const HOOK_EVENTS = [
+/** Events hx fires, at the moments Claude Code fires them. */
+const FIRED = [
   "SessionStart",
   "UserPromptSubmit",
   "PreToolUse",
@@ -16,6 +12,14 @@ export const HOOK_EVENTS = [
   "SubagentStop",
   "PreCompact",
   "SessionEnd",
+] as const;
+
+/**
+ * Events hx has no moment for: `Setup` (claude --init), `TeammateIdle` and `TaskCompleted`
+ * (agent teams), `ConfigChange` (a settings file changed mid-session), `InstructionsLoaded`,
+ * `WorktreeCreate` / `WorktreeRemove` (hooks that replace how Claude Code makes a worktree).
+ */
+const UNFIRED = [
   "Setup",
   "TeammateIdle",
   "TaskCompleted",
@@ -25,27 +29,17 @@ export const HOOK_EVENTS = [
   "WorktreeRemove",
 ] as const;
 
+/**
+ * Every hook event Claude Code has, by its name there. A settings file copied from Claude Code
+ * may name any of them; hx runs the hooks of the events it fires (FIRED_EVENTS) and warns about
+ * the others, never refusing the file.
+ */
+export const HOOK_EVENTS = [...FIRED, ...UNFIRED] as const;
+
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
-/**
- * Events hx has no moment for: `Setup` (claude --init), `TeammateIdle` and `TaskCompleted`
- * (agent teams), `ConfigChange` (a settings file changed mid-session), `InstructionsLoaded`,
- * `WorktreeCreate` / `WorktreeRemove` (hooks that replace how Claude Code makes a worktree).
- */
-const UNFIRED_EVENTS: ReadonlySet<HookEventName> = new Set([
-  "Setup",
-  "TeammateIdle",
-  "TaskCompleted",
-  "ConfigChange",
-  "InstructionsLoaded",
-  "WorktreeCreate",
-  "WorktreeRemove",
-]);
-
-/** Events hx fires: every Claude Code event but those above. */
-export const FIRED_EVENTS: ReadonlySet<HookEventName> = new Set(
-  HOOK_EVENTS.filter((event) => !UNFIRED_EVENTS.has(event)),
-);
+/** Events hx fires: every Claude Code event but those it has no moment for. */
+export const FIRED_EVENTS: ReadonlySet<HookEventName> = new Set(FIRED);
 
 /** Events whose hooks are chosen by tool name (the matcher). */
 export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([

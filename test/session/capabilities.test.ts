@@ -263,17 +263,22 @@ describe("skill bodies are known by meta, across a resume", () => {
   });
 });
 
+/** A skill root with `deploy`, whose body points at its notes.md (a file of its folder). */
+function deploySkillWithNotes(): { root: string; notes: string } {
+  const root = tempDir("hx-skills-");
+  const dir = path.join(root, "deploy");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, "SKILL.md"),
+    "---\nname: deploy\ndescription: Ship the release. Use when deploying.\n---\n# deploy\nSee notes.md.\n",
+  );
+  writeFileSync(path.join(dir, "notes.md"), "the deploy notes\n");
+  return { root, notes: path.join(realpathSync(dir), "notes.md") };
+}
+
 describe("a loaded skill's folder is readable while the history carries its body", () => {
   it("a replacement that drops the body (a rewind, a clear) revokes the read grant", async () => {
-    const root = tempDir("hx-skills-");
-    const dir = path.join(root, "deploy");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, "SKILL.md"),
-      "---\nname: deploy\ndescription: Ship the release. Use when deploying.\n---\n# deploy\nSee notes.md.\n",
-    );
-    writeFileSync(path.join(dir, "notes.md"), "the deploy notes\n");
-    const notes = path.join(realpathSync(dir), "notes.md");
+    const { root, notes } = deploySkillWithNotes();
     const model = new ScriptedProvider([
       { toolCalls: [{ name: "load_skill", arguments: { name: "deploy" } }] },
       { toolCalls: [{ name: "read_file", arguments: { path: notes } }] },
@@ -308,15 +313,7 @@ describe("a loaded skill's folder is readable while the history carries its body
   });
 
   it("a replacement that keeps the body keeps the folder readable", async () => {
-    const root = tempDir("hx-skills-");
-    const dir = path.join(root, "deploy");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, "SKILL.md"),
-      "---\nname: deploy\ndescription: Ship the release. Use when deploying.\n---\n# deploy\nSee notes.md.\n",
-    );
-    writeFileSync(path.join(dir, "notes.md"), "the deploy notes\n");
-    const notes = path.join(realpathSync(dir), "notes.md");
+    const { root, notes } = deploySkillWithNotes();
     const model = new ScriptedProvider([
       { toolCalls: [{ name: "load_skill", arguments: { name: "deploy" } }] },
       { text: "loaded" },

@@ -22,6 +22,16 @@ function setup(options: { mode?: PermissionMode; allow?: string[]; ask?: Permiss
   return { root, extension };
 }
 
+/** A loop's state at turn 1, for calling an extension directly. */
+const loopState = () => ({
+  conversation: new Conversation(),
+  turn: 1,
+  stats: { turns: 1, toolCalls: 1, blocked: 0, usage: {} as never },
+  emit: () => {},
+  signal: new AbortController().signal,
+  endRun: () => {},
+});
+
 const callBash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { subject: command } }] });
 
 describe("permission extension in the loop", () => {
@@ -47,14 +57,7 @@ describe("permission extension in the loop", () => {
     const tool = fakeBaseTools()[2];
     const pending = extension.beforeToolCall!(
       { ok: true, call: { id: "1", name: "write_file", arguments: "{}" }, tool, args: { subject: "a.ts" } },
-      {
-        conversation: new Conversation(),
-        turn: 1,
-        stats: { turns: 1, toolCalls: 1, blocked: 0, usage: {} as never },
-        emit: () => {},
-        signal: new AbortController().signal,
-        endRun: () => {},
-      },
+      loopState(),
     );
     const winner = await Promise.race([
       pending,
@@ -67,14 +70,7 @@ describe("permission extension in the loop", () => {
     const ask = vi.fn<PermissionAsker>(async () => "yes");
     const { extension } = setup({ ask });
     const tool = fakeBaseTools()[2];
-    const state = {
-      conversation: new Conversation(),
-      turn: 1,
-      stats: { turns: 1, toolCalls: 1, blocked: 0, usage: {} as never },
-      emit: () => {},
-      signal: new AbortController().signal,
-      endRun: () => {},
-    };
+    const state = loopState();
     const call = {
       ok: true as const,
       call: { id: "1", name: "write_file", arguments: "{}" },

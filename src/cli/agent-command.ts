@@ -78,12 +78,17 @@ export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFl
   const fitted = fitTaskToWindow(task, { cwd: prepared.cwd, window: prepared.contextWindow, log });
   const tracker = createRunTracker();
   const shown = outputSink(prepared.config);
+  // The run's output ends with its answer: what background jobs still say while hx exits
+  // (a subagent it stops) never follows the result line.
+  let answered = false;
   const emit: EventSink = (event) => {
+    if (answered) return;
     tracker.observe(event);
     shown(event);
   };
   if (prepared.config.outputFormat === "stream-json") writeInitEvent(prepared, session, headless.persist);
   const result = await runUntilSignalled(session, fitted, emit, cancel, log);
+  answered = true;
 
   const verdict = schema && result.stop === "done" && !result.refused ? schema.check(result.text) : undefined;
   const interrupted =

@@ -81,6 +81,31 @@ describe("task in the background", () => {
     expect(readFileSync(path.join(h.work, "found.txt"), "utf8")).toBe("42\n");
   });
 
+  it("headless, a subagent still running at the end writes nothing after the result line", async () => {
+    h.server.replyWith((request, reply) => {
+      if (firstPrompt(request).includes("SLOW-JOB")) {
+        // Still streaming when the main run answers: hx ends it as it exits.
+        reply.text("a slow answer that never finishes", { chunks: 20 }).delay(300);
+        return;
+      }
+      if (resultsIn(request) === 0)
+        reply.tool("task", { description: "slow one", prompt: "SLOW-JOB", run_in_background: true });
+      else reply.text("main done");
+    });
+
+    const run = await h.agent("go", [...BYPASS, "--output-format", "stream-json"]);
+
+    expect(run.code).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.at(-1)).toMatchObject({ type: "result", result: "main done" });
+    expect(lines.at(-1).background_ended_with_hx).toEqual([
+      expect.objectContaining({ id: "bg1", kind: "subagent", command: "slow one" }),
+    ]);
+  });
+
   it("two isolated subagents edit the same file name in their own worktrees without interference", async () => {
     makeRepository();
     h.server.replyWith((request, reply) => {

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { isatty } from "node:tty";
 import type { Capability } from "../agent/capability.js";
 import type { BudgetCapability } from "../budget/capability.js";
+import { monotonicMs } from "../core/clock.js";
 import type { EventSink } from "../core/events.js";
 import { addUsage } from "../core/messages.js";
 import { ProviderError } from "../providers/provider.js";
@@ -45,7 +47,7 @@ const EXIT = { ok: 0, error: 1, usage: 2, budget: 3, sigint: 130, sigterm: 143 }
  * and the closing stats line to stderr. Returns the exit code.
  */
 export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFlags): Promise<number> {
-  const started = performance.now();
+  const started = monotonicMs();
   const headless = readHeadlessFlags(flags);
   const prepared = withHeadlessSettings(await prepareRun(flags), flags);
   const price = createPriceTable(prepared.settings.merged.prices).priceOf(prepared.model);
@@ -60,7 +62,8 @@ export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFl
   // Asks only when a person is at the terminal; in scripts and CI such calls are denied at once.
   // Ctrl-C at a question cancels the whole run (exit 130), as it does anywhere else. The
   // question's code (readline, diffs) loads only when there is a terminal to ask at.
-  const ask = process.stdin.isTTY
+  // isatty, not process.stdin.isTTY: building process.stdin costs a run that never reads it.
+  const ask = isatty(0)
     ? (await import("./terminal-ask.js")).terminalAskerIfInteractive(process.stdin, process.stderr, () =>
         cancel.interrupt("SIGINT"),
       )
@@ -99,7 +102,7 @@ export async function runAgentCommand(task: string, flags: RunFlags & HeadlessFl
     sessionId: session.transcript.id,
     model: prepared.model,
     provider: prepared.config.provider,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(monotonicMs() - started),
     durationApiMs: Math.round(tracker.apiMs()),
     costUsd: price ? costOf(addUsage(result.stats.usage, result.subagentStats.usage), price) : null,
     denials: tracker.denials,
@@ -354,14 +357,14 @@ function createRunTracker() {
     observe(event: Parameters<EventSink>[0]): void {
       switch (event.type) {
         case "turn_start":
-          requestStart = performance.now();
+          requestStart = monotonicMs();
           break;
         case "assistant_message":
-          if (requestStart !== undefined) apiMs += performance.now() - requestStart;
+          if (requestStart !== undefined) apiMs += monotonicMs() - requestStart;
           requestStart = undefined;
           break;
         case "end":
-          if (requestStart !== undefined) apiMs += performance.now() - requestStart;
+          if (requestStart !== undefined) apiMs += monotonicMs() - requestStart;
           requestStart = undefined;
           break;
         case "tool_call":

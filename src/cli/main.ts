@@ -219,7 +219,7 @@ async function taskText(words: string[]): Promise<string> {
  * SOCKET_GRACE_MS, so a parent that leaves stdin open does not hang the run. Never a terminal.
  */
 async function readPipedStdin(): Promise<string | undefined> {
-  if (process.stdin.isTTY) return undefined;
+  // fstat first: process.stdin is built only for input there is to read (a terminal is neither).
   const { fstatSync } = await import("node:fs");
   let stat: import("node:fs").Stats;
   try {
@@ -310,4 +310,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv);
+// No top-level await: the bundle is CommonJS (scripts/build.mjs says why).
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});

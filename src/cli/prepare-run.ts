@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isatty } from "node:tty";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostic.js";
 import { startMcp } from "../mcp/index.js";
 import type { McpSetup } from "../mcp/launch.js";
@@ -103,7 +104,7 @@ export async function prepareRun(flags: RunFlags): Promise<PreparedRun> {
     log: (line) => process.stderr.write(`${line}\n`),
     verbose: resolved.config.verbose,
     sandboxMode: resolved.config.sandboxMode,
-    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    interactive: isatty(0) && isatty(2),
   });
   return { ...(await withProvider(resolved)), mcp };
 }

@@ -20,22 +20,20 @@ export async function expectEventStream(response: Response): Promise<void> {
   throw new ProtocolError(`JSON where an event stream was expected${jsonDetail(text)}`);
 }
 
+/** The body's first bytes; stopping the iteration closes the rest (a web stream or hx's own body). */
 async function readPrefix(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
+  const body = response.body as AsyncIterable<Uint8Array> | null;
+  if (!body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
-    while (size < PREVIEW_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= PREVIEW_BYTES) break;
     }
   } catch {
     // What arrived is enough to describe it.
-  } finally {
-    void reader.cancel().catch(() => {});
   }
   return Buffer.concat(chunks).toString("utf8");
 }

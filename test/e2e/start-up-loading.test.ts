@@ -1,14 +1,16 @@
-// What a run loads before it needs it costs every start (npm run bench holds a one-turn run to
-// 3.2x a bare node). zod is loaded only to check a tool call's arguments (or a settings file,
-// an MCP config, a hook's JSON answer, a saved transcript); the yaml library only for
-// frontmatter the fast parser cannot read. Checked through the built binary with a loader
-// trace, and the schemas the binary sends (computed when it was built) against the ones the
-// source derives.
+// What a run sets up before it needs it costs every start (npm run bench holds a one-turn run
+// to 2x a bare node). zod runs only to check a tool call's arguments (or a settings file, an
+// MCP config, a hook's JSON answer, a saved transcript); the yaml library loads only for
+// frontmatter the fast parser cannot read. Checked through the built binary: which of the
+// bundle's sources ran (V8's coverage, mapped through the source map), which packages were
+// required (a loader trace), and the schemas the binary sends (computed when it was built)
+// against the ones the source derives.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtInToolSchemas } from "../../scripts/tool-schemas.js";
+import { coverageEnv, ranPackage, ranSources } from "../support/ran-sources.js";
 import { REPO_ROOT } from "../support/run-hx.js";
 import { useHarness } from "./harness-support.js";
 
@@ -22,12 +24,6 @@ function traced(file: string) {
 const loaded = (file: string) =>
   existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 
-/** zod's core names its classes; a module holding `"$ZodObject"` is zod. */
-const loadsZod = (file: string) =>
-  loaded(file)
-    .filter((url) => url.startsWith("file://") && url.includes("/dist/"))
-    .some((url) => readFileSync(new URL(url), "utf8").includes('"$ZodObject"'));
-
 const requiresYaml = (file: string) =>
   loaded(file).some((entry) => /^require:.*\/node_modules\/yaml\//.test(entry));
 
@@ -38,23 +34,26 @@ function writeSkill(name: string, frontmatter: string): void {
 }
 
 describe("start-up loading", () => {
-  it("a run that calls no tool never loads zod; the first tool call does", async () => {
+  it("a run that calls no tool never runs zod; the first tool call does", async () => {
     const plain = path.join(h.work, "plain.txt");
+    const plainCoverage = path.join(h.work, "plain-coverage");
     h.server.reply().text("hi");
-    expect((await h.agent("say hi", [], { env: traced(plain) })).code).toBe(0);
-    expect(loaded(plain).some((url) => url.includes("/dist/chunks/agent-command-"))).toBe(true);
-    expect(loadsZod(plain)).toBe(false);
+    const env = { ...traced(plain), ...coverageEnv(plainCoverage) };
+    expect((await h.agent("say hi", [], { env })).code).toBe(0);
+    const ran = ranSources(plainCoverage);
+    expect(ran.has("src/cli/agent-command.ts")).toBe(true);
+    expect(ranPackage(ran, "zod")).toBe(false);
     // The Chat Completions request goes through hx's own client: no SDK, no undici.
     expect(loaded(plain).filter((entry) => entry.includes("undici"))).toEqual([]);
-    expect(loaded(plain).some((url) => /\/dist\/chunks\/openai-[A-Z0-9]+\.js$/.test(url))).toBe(false);
+    expect(ranPackage(ran, "@anthropic-ai/sdk")).toBe(false);
 
     writeFileSync(path.join(h.work, "a.txt"), "alpha\n");
-    const withCall = path.join(h.work, "call.txt");
+    const callCoverage = path.join(h.work, "call-coverage");
     h.server.reply().tool("read_file", { path: "a.txt" });
     h.server.reply().text("read it");
-    const run = await h.agent("read a.txt", [], { env: traced(withCall) });
+    const run = await h.agent("read a.txt", [], { env: coverageEnv(callCoverage) });
     expect(run.code).toBe(0);
-    expect(loadsZod(withCall)).toBe(true);
+    expect(ranPackage(ranSources(callCoverage), "zod")).toBe(true);
     // The arguments were checked: the file was read and its text went back to the model.
     const toolResult = h.server.requests
       .at(-1)

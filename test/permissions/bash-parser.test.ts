@@ -1,32 +1,24 @@
 // The bash parser loads on first use only, from the built bundle.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { HX_BIN, hxEnv } from "../support/run-hx.js";
+import { HX_BIN, hxEnv, REPO_ROOT } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
 
-/** Runs the built hx with a module hook that reports every module it resolves. */
+/** Runs the built hx with the loader trace (test/fixtures/import-trace.mjs): what it required. */
 function resolvedModules(args: string[]): string {
   const dir = tempDir("hx-lazy-");
-  const hooks = path.join(dir, "hooks.mjs");
-  writeFileSync(
-    hooks,
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source written to a file
-    "export async function resolve(specifier, context, next) { const r = await next(specifier, context); process.stderr.write(`RESOLVED ${r.url}\\n`); return r; }\n",
-  );
-  const register = path.join(dir, "register.mjs");
-  writeFileSync(
-    register,
-    `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  const run = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, HX_BIN, ...args], {
+  const trace = path.join(dir, "trace.txt");
+  spawnSync(process.execPath, [HX_BIN, ...args], {
     cwd: dir,
-    env: hxEnv(),
+    env: hxEnv({
+      NODE_OPTIONS: `--import=${path.join(REPO_ROOT, "test/fixtures/import-trace.mjs")}`,
+      HX_TRACE_IMPORTS: trace,
+    }),
     encoding: "utf8",
   });
-  return run.stderr;
+  return existsSync(trace) ? readFileSync(trace, "utf8") : "";
 }
 
 describe("loading the bash parser", () => {

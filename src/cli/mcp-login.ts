@@ -2,10 +2,11 @@ import os from "node:os";
 import { describeEntry, isStdioEntry, type McpServerDefinition, resolveTransport } from "../mcp/config.js";
 import { McpConnection } from "../mcp/connection.js";
 import { AuthStore, authFile, authKey, browserAuthorizer, loadMcpConfiguration } from "../mcp/index.js";
-import { MCP_DEFAULTS } from "../mcp/launch.js";
 import { resolveRun } from "./prepare-run.js";
 import { VERSION } from "./version.js";
 
+/** How long `hx mcp login` waits for the server to close before it exits anyway. */
+const CLOSE_WAIT_MS = 3000;
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const err = (text: string) => process.stderr.write(`${text}\n`);
 
@@ -93,7 +94,7 @@ export async function loginServer(
   } finally {
     await Promise.race([
       connection.close(),
-      new Promise((resolve) => setTimeout(resolve, MCP_DEFAULTS.startupWaitMs).unref()),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
     ]);
   }
 }

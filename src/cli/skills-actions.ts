@@ -81,6 +81,7 @@ export async function discoverAll(
  */
 async function mcpServerSkills(resolved: Awaited<ReturnType<typeof resolveRun>>): Promise<Skill[]> {
   const { startMcp } = await import("../mcp/start.js");
+  const { MCP_DEFAULTS } = await import("../mcp/launch.js");
   const warn = (line: string) => process.stderr.write(`${line}\n`);
   const setup = await startMcp({
     cwd: resolved.cwd,
@@ -93,9 +94,10 @@ async function mcpServerSkills(resolved: Awaited<ReturnType<typeof resolveRun>>)
   });
   if (!setup) return [];
   try {
-    await setup.manager.waitForStart(setup.settings.startupWaitMs);
+    // A listing waits for the servers (as hx mcp list does), not only the first request's while.
+    await setup.manager.waitForStart(MCP_DEFAULTS.startupTimeoutMs);
     const { listMcpSkills } = await import("../mcp/skills.js");
-    const listed = await listMcpSkills(setup.manager.connections(), setup.settings.startupWaitMs);
+    const listed = await listMcpSkills(setup.manager.connections(), MCP_DEFAULTS.skillsListMs);
     for (const diagnostic of listed.diagnostics) warn(`warning: ${formatDiagnostic(diagnostic)}`);
     return listed.skills;
   } finally {

@@ -5,7 +5,7 @@ import type { PermissionAsker } from "../permissions/index.js";
 import type { Skill } from "../skills/index.js";
 import type { McpConnection } from "./connection.js";
 import type { LineAsker } from "./elicitation-form.js";
-import type { McpSetup } from "./launch.js";
+import { MCP_DEFAULTS, type McpSetup } from "./launch.js";
 import { mcpPromptEntries } from "./prompt-commands.js";
 import { McpSkillSet } from "./skills.js";
 import { formatServerReports, reportServer } from "./status.js";
@@ -38,7 +38,7 @@ export async function setUpMcp(
   await setup.approve(options.ask);
   await setup.manager.waitForStart(setup.settings.startupWaitMs);
   const skills = new McpSkillSet();
-  const first = await skills.listNew(setup.manager.connections(), setup.settings.startupWaitMs);
+  const first = await skills.listNew(setup.manager.connections(), MCP_DEFAULTS.skillsListMs);
   const surface = buildToolSurface(
     setup.manager,
     setup.settings,
@@ -69,7 +69,7 @@ export async function setUpMcp(
       return skills.skills;
     },
     async refreshSkills() {
-      const late = await skills.listNew(setup.manager.connections(), setup.settings.startupWaitMs);
+      const late = await skills.listNew(setup.manager.connections(), MCP_DEFAULTS.skillsListMs);
       for (const diagnostic of late.diagnostics)
         basics.log(`${diagnostic.level}: ${formatDiagnostic(diagnostic)}`);
       return late.skills.length > 0;

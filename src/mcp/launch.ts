@@ -26,7 +26,14 @@ import type { SurfaceSettings } from "./tool-surface.js";
 /** Defaults of `mcp` in settings (see docs/mcp.md). */
 export const MCP_DEFAULTS = {
   toolBudget: 0.1,
-  startupWaitMs: 3000,
+  /**
+   * How long the first request waits for servers still starting; later ones join when ready
+   * (announced, and `load_mcp_tools mcp__<server>__*` waits for one). Most local servers are
+   * ready sooner; `npx -y` and Docker servers join a moment later instead of holding every run.
+   */
+  startupWaitMs: 250,
+  /** A ready server's `skills/list` (and reading its listing) before the first request. */
+  skillsListMs: 3000,
   toolTimeoutMs: 300_000,
   startupTimeoutMs: 30_000,
 } as const;

@@ -2,6 +2,7 @@ import { toolErrorText } from "../core/tool.js";
 import { closestName } from "../text/suggest.js";
 import { defineTool, type Tool, type Zod } from "../tools/tool.js";
 import { CALL_MCP_TOOL_NAME } from "./call-tool-tool.js";
+import { serverPrefix } from "./names.js";
 import type { ToolShelf } from "./tool-shelf.js";
 
 const LOAD_MCP_TOOLS_NAME = "load_mcp_tools";
@@ -16,16 +17,35 @@ export const loadMcpToolsParameters = (z: Zod) =>
       .min(1)
       .max(MAX_PER_CALL)
       .describe(
-        "Tool names exactly as listed under MCP tools in the system prompt, e.g. mcp__github__create_issue.",
+        "Tool names exactly as listed under MCP tools, e.g. mcp__github__create_issue; mcp__<server>__* loads all of a server's tools (waiting for it if it is still starting).",
       ),
   });
+
+/** Servers that were still starting when the session began: `mcp__<server>__*` waits for one. */
+export interface StartingServers {
+  /** Whether `server` is a server of this session. */
+  has(server: string): boolean;
+  /**
+   * Waits until `server` is ready (its tools then are on the shelf) or failed: undefined when
+   * its tools are there, else why not.
+   */
+  whenReady(server: string, signal: AbortSignal): Promise<string | undefined>;
+}
+
+/** `mcp__<server>__*`: the server's name, or undefined for a tool name. */
+function wholeServer(name: string): string | undefined {
+  return /^mcp__(.+)__\*$/.exec(name)?.[1];
+}
 
 /**
  * `load_mcp_tools {names}`: makes catalog-only MCP tools callable. In `call` mode the result
  * holds their schemas (the tools array stays as it is); in `tools` mode they join the tools
  * array for the rest of the session.
  */
-export function createLoadMcpToolsTool(shelf: ToolShelf): Tool<ReturnType<typeof loadMcpToolsParameters>> {
+export function createLoadMcpToolsTool(
+  shelf: ToolShelf,
+  servers?: StartingServers,
+): Tool<ReturnType<typeof loadMcpToolsParameters>> {
   return defineTool({
     name: LOAD_MCP_TOOLS_NAME,
     description:
@@ -33,15 +53,26 @@ export function createLoadMcpToolsTool(shelf: ToolShelf): Tool<ReturnType<typeof
     parameters: loadMcpToolsParameters,
     effect: "none",
     ruleSubject: (args) => args.names.join(" "),
-    async execute(args) {
+    async execute(args, ctx) {
       const found: Tool[] = [];
       const unknown: string[] = [];
+      const notReady: string[] = [];
       for (const name of new Set(args.names.map((n) => n.trim()))) {
+        const server = wholeServer(name);
+        if (server !== undefined && servers?.has(server)) {
+          const why = await servers.whenReady(server, ctx.signal);
+          if (why) notReady.push(why);
+          else found.push(...shelf.all().filter((tool) => tool.name.startsWith(serverPrefix(server))));
+          continue;
+        }
         const tool = shelf.get(name);
         if (tool) found.push(tool);
         else unknown.push(name);
       }
-      if (found.length === 0) return { content: unknownMessage(unknown, shelf), isError: true };
+      if (found.length === 0) {
+        const messages = [...notReady, ...(unknown.length > 0 ? [unknownMessage(unknown, shelf)] : [])];
+        return { content: toolErrorText(messages.join(" ")), isError: true };
+      }
       shelf.load(found);
       const parts: string[] = [];
       if (shelf.mode === "call") {
@@ -58,7 +89,8 @@ export function createLoadMcpToolsTool(shelf: ToolShelf): Tool<ReturnType<typeof
           `Loaded: ${found.map((t) => t.name).join(", ")}. ${found.length > 1 ? "They are" : "It is"} now in your tools; call ${found.length > 1 ? "them" : "it"} directly.`,
         );
       }
-      if (unknown.length > 0) parts.push(unknownMessage(unknown, shelf));
+      if (unknown.length > 0) parts.push(toolErrorText(unknownMessage(unknown, shelf)));
+      for (const why of notReady) parts.push(toolErrorText(why));
       // Schemas the model calls by must survive shortening of old tool results.
       return { content: parts.join("\n\n"), meta: shelf.mode === "call" ? { keepWhole: true } : undefined };
     },
@@ -71,7 +103,5 @@ function unknownMessage(unknown: readonly string[], shelf: ToolShelf): string {
     const close = closestName(name, names);
     return close ? `'${name}' (did you mean ${close}?)` : `'${name}'`;
   });
-  return toolErrorText(
-    `no MCP tool named ${hints.join(", ")}. Use names exactly as listed under MCP tools in the system prompt.`,
-  );
+  return `no MCP tool named ${hints.join(", ")}. Use names exactly as listed under MCP tools in the system prompt.`;
 }

@@ -21,6 +21,18 @@ export function buildToolCatalog(tools: readonly Tool[], mode: LoadedToolMode): 
   ].join("\n");
 }
 
+/**
+ * The system-prompt lines for servers still starting when the first request went out: their
+ * tools follow in an mcp-update note, and loading `mcp__<server>__*` waits for one.
+ */
+export function startingServersSection(servers: readonly string[]): string {
+  if (servers.length === 0) return "";
+  return [
+    "# MCP servers still starting",
+    `${servers.join(", ")}: their tools are announced in an <mcp-update> note when ready. If the task needs one now, call load_mcp_tools {names: ["mcp__<server>__*"]}: it waits for the server and loads its tools.`,
+  ].join("\n");
+}
+
 /** `- mcp__srv__tool: first sentence of its description`, sorted by name. */
 export function catalogLines(tools: readonly Tool[]): string[] {
   return [...tools]

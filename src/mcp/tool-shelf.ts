@@ -12,6 +12,8 @@ export type LoadedToolMode = "call" | "tools";
 /** Where loaded tools go in `tools` mode: the session's tool registry. */
 export interface ToolSink {
   add(tools: Iterable<Tool>): void;
+  /** Asked for a called name it does not hold (see ToolResolver in tools/registry.ts). */
+  addResolver(resolver: (name: string) => Promise<Tool | undefined>): void;
 }
 
 /**

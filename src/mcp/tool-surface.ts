@@ -4,12 +4,12 @@ import { userMessage } from "../core/messages.js";
 import type { Tool } from "../tools/tool.js";
 import { createCallMcpToolTool } from "./call-tool-tool.js";
 import type { McpConnection } from "./connection.js";
-import { createLoadMcpToolsTool } from "./load-tools-tool.js";
+import { createLoadMcpToolsTool, type StartingServers } from "./load-tools-tool.js";
 import type { McpManager } from "./manager.js";
-import { qualifyToolNames } from "./names.js";
+import { qualifyToolNames, serverPrefix } from "./names.js";
 import { createReadMcpResourceTool, type ResourceCheck } from "./read-resource-tool.js";
 import { createMcpTool } from "./tool-adapter.js";
-import { buildToolCatalog, catalogLines } from "./tool-catalog.js";
+import { buildToolCatalog, catalogLines, startingServersSection } from "./tool-catalog.js";
 import { type LoadedToolMode, ToolShelf, type ToolSink } from "./tool-shelf.js";
 
 export interface SurfaceSettings {
@@ -32,12 +32,21 @@ export interface ToolSurface {
   deferred: boolean;
 }
 
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
 /**
  * Turns the servers that are ready into the session's MCP tools. When their schemas exceed the
  * budget (or `deferTools: always`), the model gets a catalog line per tool and loads what it
  * needs; otherwise the schemas are sent. Servers still starting join later: through the
  * catalog and a note in the conversation when the loader tools are there (so the tools array
- * never changes), else by adding their tools to the registry.
+ * never changes), else by adding their tools to the registry. The system prompt names the
+ * servers still starting, and `load_mcp_tools {names: ["mcp__<server>__*"]}` waits for one, so
+ * a task that needs a slow server's tools on its first turn still gets them.
  */
 export function buildToolSurface(
   manager: McpManager,
@@ -64,7 +73,11 @@ export function buildToolSurface(
     );
   };
   const ready = manager.connections().filter((c) => c.status === "ready");
-  const starting = manager.connections().some((c) => c.status === "starting");
+  const startingNames = manager
+    .connections()
+    .filter((c) => c.status === "starting")
+    .map((c) => c.name);
+  const starting = startingNames.length > 0;
   const mcpTools = ready.flatMap(toolsOf);
   const schemaTokens = estimateToolSchemasTokens(
     mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema ?? {} })),
@@ -77,8 +90,41 @@ export function buildToolSurface(
   const shelf = new ToolShelf(settings.loadedTools);
   if (deferred) shelf.put(mcpTools);
   const tools: Tool[] = deferred ? [] : [...mcpTools];
+  /** A server that came up after the first request: its tools join (the registry, or the shelf). */
+  const surfaceLate = (connection: McpConnection): Tool[] => {
+    const added = toolsOf(connection);
+    if (!withLoader) sink?.add(added);
+    else shelf.put(added);
+    return added;
+  };
+  const waiting: StartingServers = {
+    has: (server) => manager.connections().some((c) => c.name === server),
+    async whenReady(server, signal) {
+      const connection = manager.connections().find((c) => c.name === server);
+      if (!connection) return `no MCP server named '${server}'.`;
+      await Promise.race([connection.whenSettled(), aborted(signal)]);
+      if (connection.status !== "ready")
+        return `MCP server '${server}' ${signal.aborted ? "was still starting when the call was cancelled" : `is not running (${connection.error ?? connection.status})`}.`;
+      await connection.listsSettled();
+      if (!surfaced.has(connection)) surfaceLate(connection);
+      return undefined;
+    },
+  };
+  /**
+   * A tool of a server that was still starting, called by name before it was loaded (or even
+   * announced): waits for the server, then runs the tool as loaded.
+   */
+  const lateTool = async (name: string): Promise<Tool | undefined> => {
+    const server = startingNames.find((candidate) => name.startsWith(serverPrefix(candidate)));
+    if (server === undefined) return undefined;
+    const never = new AbortController().signal;
+    if (await waiting.whenReady(server, never)) return undefined;
+    const tool = shelf.get(name);
+    if (tool) shelf.load([tool]);
+    return tool;
+  };
   if (withLoader) {
-    tools.push(createLoadMcpToolsTool(shelf));
+    tools.push(createLoadMcpToolsTool(shelf, waiting));
     if (settings.loadedTools === "call") tools.push(createCallMcpToolTool(shelf));
   }
   if (ready.some((c) => c.servesResources) || starting) {
@@ -122,13 +168,8 @@ export function buildToolSurface(
       }
       const late = manager.connections().filter((c) => c.status === "ready" && !surfaced.has(c));
       for (const connection of late) {
-        const added = toolsOf(connection);
-        if (added.length === 0) continue;
-        if (!withLoader) {
-          sink?.add(added);
-          continue;
-        }
-        shelf.put(added);
+        const added = surfaceLate(connection);
+        if (added.length === 0 || !withLoader) continue;
         notes.push(
           `MCP server ${connection.name} finished starting. Its tools (load them with load_mcp_tools):\n${catalogLines(added).join("\n")}`,
         );
@@ -142,14 +183,16 @@ export function buildToolSurface(
     },
   };
 
+  const catalog = deferred ? buildToolCatalog(shelf.all(), settings.loadedTools) : "";
   return {
     tools,
-    catalog: deferred ? buildToolCatalog(shelf.all(), settings.loadedTools) : "",
+    catalog: [catalog, startingServersSection(startingNames)].filter(Boolean).join("\n\n"),
     extension,
     deferred,
     attach(target) {
       sink = target;
       shelf.attach(target);
+      if (starting) target.addResolver((name) => lateTool(name));
     },
   };
 }

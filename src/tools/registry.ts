@@ -29,8 +29,15 @@ export interface RejectedCall {
  * the JSON Schema of a tool that brings none (`ready`). The built-in tools of a built hx bring
  * theirs (computed at build time), so a run that calls no tool never loads zod.
  */
+/**
+ * Finds a tool the registry does not hold: one of an MCP server that was still starting when
+ * the first request went out (it waits for the server). Undefined: no such tool.
+ */
+export type ToolResolver = (name: string) => Promise<Tool | undefined>;
+
 export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
+  private readonly resolvers: ToolResolver[] = [];
   /** JSON Schemas derived from `parameters`, for tools without `jsonSchema` (see ready()). */
   private readonly derived = new Map<Tool, Record<string, unknown>>();
   /** Each tool's zod schema, built on first use. */
@@ -56,6 +63,19 @@ export class ToolRegistry {
 
   get(name: string): Tool | undefined {
     return this.byName.get(name);
+  }
+
+  /** Asked, in order, for a called name the registry does not hold. */
+  addResolver(resolver: ToolResolver): void {
+    this.resolvers.push(resolver);
+  }
+
+  private async resolve(name: string): Promise<Tool | undefined> {
+    for (const resolver of this.resolvers) {
+      const tool = await resolver(name);
+      if (tool) return tool;
+    }
+    return undefined;
   }
 
   names(): string[] {
@@ -97,7 +117,7 @@ export class ToolRegistry {
 
   /** Looks the tool up and checks the arguments; never throws. */
   async prepare(call: ToolCall): Promise<PreparedCall | RejectedCall> {
-    const tool = this.byName.get(call.name);
+    const tool = this.byName.get(call.name) ?? (await this.resolve(call.name));
     if (!tool) {
       return {
         ok: false,

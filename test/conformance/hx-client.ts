@@ -127,14 +127,16 @@ const args = [
   work,
 ];
 // A headless run declines forms unless told to answer with the defaults (what this scenario tests).
+// The scripted model calls the tools of the first request: it waits for the server (OAuth
+// included) instead of letting it join later, as the default mcp.startupWait would.
 const home = tempDir("hx-conf-home-");
 mkdirSync(path.join(home, ".hx"), { recursive: true });
-if (scenario.startsWith("elicitation")) {
-  writeFileSync(
-    path.join(home, ".hx", "settings.json"),
-    JSON.stringify({ mcp: { elicitation: "defaults" } }),
-  );
-}
+writeFileSync(
+  path.join(home, ".hx", "settings.json"),
+  JSON.stringify({
+    mcp: { startupWait: 30_000, ...(scenario.startsWith("elicitation") ? { elicitation: "defaults" } : {}) },
+  }),
+);
 const env = hxEnv({
   HOME: home,
   OPENAI_API_KEY: "sk-test",

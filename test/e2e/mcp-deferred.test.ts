@@ -126,3 +126,59 @@ describe("a server that is still starting", () => {
     expect(loggedMessages(log).some((m) => m.method === "tools/call" && m.params.name === "echo")).toBe(true);
   });
 });
+
+describe("a task that needs a server still starting", () => {
+  it("finds the server named in the system prompt; loading mcp__<server>__* waits for it", async () => {
+    const log = path.join(h.work, "log.jsonl");
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      late: nodeServer(FIXTURE_SERVER, ["--slow-start", "1500", "--log", log]),
+    });
+    h.server.reply().tool("load_mcp_tools", { names: ["mcp__late__*"] });
+    h.server.reply().tool("call_mcp_tool", { name: "mcp__late__echo", arguments: { text: "first turn" } });
+    h.server.reply().text("done");
+    const started = performance.now();
+    // The default mcp.startupWait: the first request does not wait for a server this slow.
+    const run = await h.agent("echo with the late server", ["--mcp-config", config, ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+    const requests = h.server.requests;
+    expect(requests[0].receivedAt - started).toBeLessThan(1500);
+    const system = messagesOf(requests[0])[0].content as string;
+    expect(system).toContain("# MCP servers still starting\nlate: their tools are announced");
+    expect(toolNamesOf(requests[0]).filter((n) => n.startsWith("mcp__"))).toEqual([]);
+    // The load waited for the server and returned all of its tools' schemas.
+    const loaded = toolResultsOf(requests[1]).at(-1) ?? "";
+    expect(loaded).toMatch(/^Loaded \d+ MCP tools\./);
+    expect(loaded).toContain('<mcp-tool name="mcp__late__echo">');
+    expect(toolResultsOf(requests[2]).at(-1)).toBe("echo: first turn");
+    expect(loggedMessages(log).some((m) => m.method === "tools/call" && m.params.name === "echo")).toBe(true);
+  });
+
+  it("runs a tool of a server still starting that is called by name, once the server is ready", async () => {
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      late: nodeServer(FIXTURE_SERVER, ["--slow-start", "1000"]),
+    });
+    h.server.reply().tool("mcp__late__echo", { text: "called early" });
+    h.server.reply().tool("mcp__late__nope", {});
+    h.server.reply().text("done");
+    const run = await h.agent("echo", ["--mcp-config", config, ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolNamesOf(h.server.requests[0]).filter((n) => n.startsWith("mcp__"))).toEqual([]);
+    expect(toolResultsOf(h.server.requests[1]).at(-1)).toBe("echo: called early");
+    // A name the server does not have is still an unknown tool.
+    expect(toolResultsOf(h.server.requests[2]).at(-1)).toMatch(/^Error: Unknown tool 'mcp__late__nope'/);
+  });
+
+  it("says why when the server it waits for fails to start", async () => {
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      // Answers nothing and exits after 0.6 s: still starting when the first request goes out.
+      broken: { command: "sh", args: ["-c", "sleep 0.6; exit 3"] },
+    });
+    h.server.reply().tool("load_mcp_tools", { names: ["mcp__broken__*"] });
+    h.server.reply().text("done");
+    const run = await h.agent("use the broken server", ["--mcp-config", config, ...BYPASS]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResultsOf(h.server.requests[1]).at(-1)).toMatch(
+      /^Error: MCP server 'broken' is not running \(/,
+    );
+  });
+});

@@ -34,6 +34,8 @@ const toolSchema = (request: { body: any }, name: string) =>
 
 describe("MCP tools from server-everything (stdio)", () => {
   it("offers the server's tools with its schemas and returns the results to the model", async () => {
+    // Waits for the server: its schemas are in the first request (by default it may join later).
+    writeSettings(h.work, { mcp: { startupWait: 30_000 } });
     h.server.reply().tool("mcp__everything__echo", { message: "hello" });
     h.server.reply().tool("mcp__everything__get-structured-content", { location: "New York" });
     h.server.reply().tool("mcp__everything__get-sum", { a: "one", b: 2 });

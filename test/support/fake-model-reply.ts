@@ -1,6 +1,8 @@
 /**
  * What the fake model server sends for one queued reply: the ReplyBuilder tests chain, and
- * its rendering as Chat Completions or Anthropic Messages SSE frames or JSON, faults included.
+ * its rendering as Chat Completions or Anthropic Messages SSE frames or JSON, faults included,
+ * and as OpenAI Responses frames (text and function calls, no faults: what Codex reads, for the
+ * bench's side-by-side runs).
  */
 
 export interface FakeUsage {
@@ -18,7 +20,7 @@ type Part =
   | { kind: "text"; text: string; chunks: number }
   | { kind: "tool"; name: string; args: string; chunks: number; id: string };
 
-export type Wire = "openai" | "anthropic";
+export type Wire = "openai" | "anthropic" | "responses";
 
 /** Builds one streamed answer; rendered when the request arrives, so chaining after queueing works. */
 export class ReplyBuilder {
@@ -123,6 +125,7 @@ export class ReplyBuilder {
 
 /** Both wires' SSE frames for `builder`, with its faults (no choices, padding, a malformed frame) applied. */
 export function renderFrames(wire: Wire, builder: ReplyBuilder): string[] {
+  if (wire === "responses") return responsesFrames(builder);
   if (builder.choiceless) return choicelessFrames(wire, builder);
   const frames = wire === "openai" ? openaiFrames(builder) : anthropicFrames(builder);
   if (builder.paddingBytes > 0) frames.splice(frames.length - 2, 0, ...paddingFrames(builder.paddingBytes));
@@ -138,7 +141,7 @@ export function renderFrames(wire: Wire, builder: ReplyBuilder): string[] {
 
 /** The whole answer as the non-streaming JSON body of the endpoint's wire. */
 export function renderJson(wire: Wire, builder: ReplyBuilder): Record<string, unknown> {
-  return wire === "openai" ? openaiJson(builder) : anthropicJson(builder);
+  return wire === "anthropic" ? anthropicJson(builder) : openaiJson(builder);
 }
 
 function choicelessFrames(wire: Wire, builder: ReplyBuilder): string[] {
@@ -225,6 +228,74 @@ function openaiUsage(usage: Required<FakeUsage>): Record<string, unknown> {
 
 function finishReason(builder: ReplyBuilder): string {
   return builder.finish ?? (builder.parts.some((p) => p.kind === "tool") ? "tool_calls" : "stop");
+}
+
+// ---------- OpenAI Responses rendering ----------
+
+function responsesFrames(builder: ReplyBuilder): string[] {
+  const event = (data: Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+  const response = { id: "resp_fake", object: "response", model: "fake-model" };
+  const frames = [
+    event({ type: "response.created", response: { ...response, status: "in_progress", output: [] } }),
+  ];
+  const output: Array<Record<string, unknown>> = [];
+  builder.parts.forEach((part, index) => {
+    if (part.kind === "reasoning") return;
+    const item =
+      part.kind === "text"
+        ? { id: `msg_${index}`, type: "message", role: "assistant", status: "completed" }
+        : {
+            id: `fc_${index}`,
+            type: "function_call",
+            call_id: part.id,
+            name: part.name,
+            status: "completed",
+          };
+    frames.push(
+      event({
+        type: "response.output_item.added",
+        output_index: index,
+        item: { ...item, status: "in_progress" },
+      }),
+    );
+    if (part.kind === "text") {
+      for (const delta of split(part.text, part.chunks))
+        frames.push(
+          event({
+            type: "response.output_text.delta",
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            delta,
+          }),
+        );
+      output.push({ ...item, content: [{ type: "output_text", text: part.text, annotations: [] }] });
+    } else {
+      for (const delta of split(part.args, part.chunks))
+        frames.push(
+          event({
+            type: "response.function_call_arguments.delta",
+            item_id: item.id,
+            output_index: index,
+            delta,
+          }),
+        );
+      output.push({ ...item, arguments: part.args });
+    }
+    frames.push(event({ type: "response.output_item.done", output_index: index, item: output.at(-1) }));
+  });
+  const u = builder.usageValues;
+  const usage = {
+    input_tokens: u.input,
+    input_tokens_details: { cached_tokens: u.cached },
+    output_tokens: u.output,
+    output_tokens_details: { reasoning_tokens: u.reasoning },
+    total_tokens: u.input + u.output,
+  };
+  frames.push(
+    event({ type: "response.completed", response: { ...response, status: "completed", output, usage } }),
+  );
+  return frames;
 }
 
 // ---------- Anthropic Messages rendering ----------
@@ -338,6 +409,7 @@ function anthropicStop(builder: ReplyBuilder): string {
 // ---------- helpers ----------
 
 export function errorBody(wire: Wire, message: string, type: string): Record<string, unknown> {
+  // The Responses API answers errors in the Chat Completions shape.
   if (wire === "anthropic") return { type: "error", error: { type, message } };
   return { error: { message, type, code: type, param: null } };
 }

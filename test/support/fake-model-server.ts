@@ -7,8 +7,9 @@
  *   --provider deepseek  --base-url ${server.url}
  *   --provider anthropic --base-url ${server.url}
  *
- * Endpoints: `POST …/chat/completions` (any prefix: `/chat/completions`, `/v1/chat/completions`)
- * and `POST …/messages` (`/v1/messages`). Each queued reply is rendered in the wire format of
+ * Endpoints: `POST …/chat/completions` (any prefix: `/chat/completions`, `/v1/chat/completions`),
+ * `POST …/messages` (`/v1/messages`) and `POST …/responses` (OpenAI Responses, text and
+ * function calls only: what Codex speaks, for the bench's side-by-side runs). Each queued reply is rendered in the wire format of
  * the endpoint that is called: Chat Completions SSE (`data:` frames, usage chunk, `[DONE]`)
  * or Anthropic SSE (`event:` + `data:` frames, as the Anthropic SDK requires). A request with
  * `"stream": false` gets one JSON body instead.
@@ -163,7 +164,9 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       ? "openai"
       : path.endsWith("/messages")
         ? "anthropic"
-        : undefined;
+        : path.endsWith("/responses")
+          ? "responses"
+          : undefined;
     if (req.method !== "POST" || !wire) {
       sendJson(res, 404, {
         type: "error",

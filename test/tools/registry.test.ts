@@ -62,4 +62,34 @@ describe("ToolRegistry", () => {
     await registry.ready();
     expect(registry.schemas().map((s) => s.name)).toEqual(["first", "later"]);
   });
+
+  it("asks its resolvers for a name it does not hold, in order; what they find is checked and not offered", async () => {
+    const registry = new ToolRegistry([countingTool("held", { type: "object" }).tool]);
+    const asked: string[] = [];
+    const late = countingTool("mcp__late__echo", { type: "object" }).tool;
+    registry.addResolver(async (name) => {
+      asked.push(`first:${name}`);
+      return undefined;
+    });
+    registry.addResolver(async (name) => {
+      asked.push(`second:${name}`);
+      return name === late.name ? late : undefined;
+    });
+    expect(await registry.prepare(call("mcp__late__echo", { n: 3 }))).toMatchObject({
+      ok: true,
+      args: { n: 3 },
+    });
+    const bad = await registry.prepare(call("mcp__late__echo", { n: 0 }));
+    expect(bad.ok).toBe(false);
+    const unknown = await registry.prepare(call("missing", {}));
+    expect(unknown).toMatchObject({
+      ok: false,
+      error: "Error: Unknown tool 'missing'. Available tools: held",
+    });
+    expect(asked.slice(0, 2)).toEqual(["first:mcp__late__echo", "second:mcp__late__echo"]);
+    await registry.prepare(call("held", { n: 1 }));
+    expect(asked.filter((entry) => entry.endsWith(":held"))).toEqual([]);
+    await registry.ready();
+    expect(registry.schemas().map((schema) => schema.name)).toEqual(["held"]);
+  });
 });

@@ -6,7 +6,7 @@
 //
 // The bundle (dist/hx.cjs, one CommonJS file: scripts/build.mjs says why) is compiled through
 // vm.Script with V8's code cache: the first run of each command (agent, acp, the interactive
-// session...) writes what V8 compiled to dist/.cache/ (or ~/.cache/hx/ where dist/ is not
+// session...) writes what V8 compiled to dist/.cache/ (or ~/.hx/cache/ where dist/ is not
 // writable) as it exits, and later runs of it skip parsing and compiling the ~2 MB bundle. A
 // cache V8 does not accept (another Node, other V8 flags) is ignored and written anew; a run
 // that changed V8's flags itself writes none (V8 would refuse it next time).
@@ -93,8 +93,10 @@ function runBundle(bundle, source) {
 
 /**
  * Where this command's cache is looked for, in order: dist/.cache/ (replaced with dist/ by each
- * build), then the user's cache folder, whose name carries the bundle's size and time so a
- * rebuilt bundle never meets an old cache. The name carries what V8 checks a cache against
+ * build), then ~/.hx/cache/, whose names carry the bundle's size and time so a rebuilt bundle
+ * never meets an old cache. Not ~/.cache: sandboxed MCP servers may write there (package
+ * caches), and a cache is code hx runs; ~/.hx is read-only to everything hx sandboxes, as
+ * dist/ is wherever the bundle itself is. The name carries what V8 checks a cache against
  * (Node's version, the machine, the flags hx was started with), so two setups never overwrite
  * each other's cache in turn.
  */
@@ -104,10 +106,9 @@ function cacheFiles(bundle) {
   const flags = `${process.execArgv.join(" ")}\0${process.env.NODE_OPTIONS ?? ""}`;
   const name = `${cacheKind()}-${process.version}-${process.arch}-${fnv1a(flags)}.bin`;
   const stat = require("node:fs").statSync(bundle);
-  const home = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
   return [
     path.join(path.dirname(bundle), ".cache", name),
-    path.join(home, "hx", `${stat.size}-${Math.trunc(stat.mtimeMs)}-${name}`),
+    path.join(os.homedir(), ".hx", "cache", `${stat.size}-${Math.trunc(stat.mtimeMs)}-${name}`),
   ];
 }
 
@@ -119,11 +120,16 @@ function fnv1a(text) {
 }
 
 /**
- * Runs that compile much the same code share a cache: headless runs, the ACP server, the
- * interactive session (with or without a first prompt) and the other subcommands.
+ * Runs that compile much the same code share a cache: headless runs (with MCP servers named on
+ * the command line or in ./.mcp.json apart: the MCP client is a good part of what they
+ * compile), the ACP server, the interactive session (with or without a first prompt) and the
+ * other subcommands. A wrong guess costs only speed.
  */
 function cacheKind() {
-  if (args[0] === "agent" || args.includes("-p") || args.includes("--print")) return "agent";
+  if (args[0] === "agent" || args.includes("-p") || args.includes("--print")) {
+    const mcp = args.includes("--mcp-config") || require("node:fs").existsSync(".mcp.json");
+    return mcp ? "agent-mcp" : "agent";
+  }
   if (args[0] === "acp") return "acp";
   const first = args[0] ?? "";
   return SUBCOMMANDS.includes(first) || first === "--help" || first === "-h" ? "command" : "session";

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import { monotonicMs } from "../core/clock.js";
 import { clientCapabilities, installClientFeatures, type McpClientFeatures } from "./client-features.js";
 import type { McpTransportConfig } from "./config.js";
 import type { OAuthSession } from "./oauth-fetch.js";
@@ -156,6 +157,7 @@ export class McpConnection {
   private restarts = 0;
   private closing = false;
   private ready: Promise<void>;
+  private startedAt?: number;
   private resolveReady!: () => void;
 
   constructor(
@@ -170,11 +172,17 @@ export class McpConnection {
 
   /** Starts the server; resolves when it is ready or has failed (never rejects). */
   start(): Promise<void> {
+    this.startedAt = monotonicMs();
     this.connect().then(
       () => this.settle({ type: "ready" }),
       (error) => this.fail(describeError(error), false),
     );
     return this.ready;
+  }
+
+  /** Milliseconds since `start()` (0 before it). */
+  sinceStart(): number {
+    return this.startedAt === undefined ? 0 : monotonicMs() - this.startedAt;
   }
 
   /** Resolves once the server is ready or has failed, or after `ms`. */

@@ -103,9 +103,17 @@ export class McpManager {
     }
   }
 
-  /** Waits until every started server is ready or failed, or `boundMs` passed. */
+  /**
+   * Waits until every started server is ready or failed, or `boundMs` passed since it was
+   * started: servers start before the session is assembled, and the time that took (on a busy
+   * machine, with the servers booting beside it) counts against the bound.
+   */
   async waitForStart(boundMs?: number): Promise<void> {
-    await Promise.all(this.connections().map((c) => c.whenSettled(boundMs)));
+    await Promise.all(
+      this.connections().map((c) =>
+        c.whenSettled(boundMs === undefined ? undefined : Math.max(0, boundMs - c.sinceStart())),
+      ),
+    );
   }
 
   connections(): McpConnection[] {

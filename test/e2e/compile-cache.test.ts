@@ -41,7 +41,7 @@ describe("the code cache", () => {
     const server = await startFakeModelServer();
     server.replyWith((_request, reply) => reply.text("cached"));
     const work = tempDir("hx-cache-work-");
-    const env = hxEnv({ OPENAI_API_KEY: "sk-test", XDG_CACHE_HOME: tempDir("hx-xdg-") });
+    const env = hxEnv({ OPENAI_API_KEY: "sk-test" });
     const agent = () =>
       new Promise<{ code: number | null; stdout: string }>((resolve) => {
         const args = ["agent", "hi", "--provider", "openai", "--base-url", `${server.url}/v1`, "-C", work];
@@ -77,23 +77,23 @@ describe("the code cache", () => {
     }
   });
 
-  it("goes to the user's cache folder when dist/ takes none, and is skipped when turned off", () => {
+  it("goes to ~/.hx/cache (which the sandbox keeps read-only) when dist/ takes none, and is skipped when turned off", () => {
     const root = installedCopy();
     writeFileSync(cacheDir(root), "a file where the cache folder would be\n");
-    const xdg = tempDir("hx-xdg-");
+    const home = tempDir("hx-home-");
     const hx = (args: string[], extra: Record<string, string> = {}) =>
       spawnSync(process.execPath, [path.join(root, "bin", "hx.cjs"), ...args], {
-        env: hxEnv({ XDG_CACHE_HOME: xdg, ...extra }),
+        env: hxEnv({ HOME: home, ...extra }),
         encoding: "utf8",
       });
     const off = hx(["--help"], { NODE_DISABLE_COMPILE_CACHE: "1" });
     expect(off.status).toBe(0);
-    expect(caches(path.join(xdg, "hx"))).toEqual([]);
+    expect(caches(path.join(home, ".hx", "cache"))).toEqual([]);
     const help = hx(["--help"]);
     expect(help.status).toBe(0);
     expect(help.stdout).toBe(off.stdout);
     const size = statSync(path.join(root, "dist", "hx.cjs")).size;
-    expect(caches(path.join(xdg, "hx"))).toEqual([
+    expect(caches(path.join(home, ".hx", "cache"))).toEqual([
       expect.stringMatching(
         new RegExp(`^${size}-\\d+-command-${process.version}-${process.arch}-[0-9a-f]{8}\\.bin$`),
       ),
@@ -105,7 +105,7 @@ describe("the code cache", () => {
     const run = spawnSync(
       process.execPath,
       [path.join(root, "bin", "hx.cjs"), "permissions", "check", "--", "git status"],
-      { env: hxEnv({ XDG_CACHE_HOME: tempDir("hx-xdg-") }), encoding: "utf8", cwd: tempDir("hx-cache-cwd-") },
+      { env: hxEnv(), encoding: "utf8", cwd: tempDir("hx-cache-cwd-") },
     );
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("allow");

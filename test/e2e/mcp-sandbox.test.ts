@@ -2,7 +2,7 @@
 // what a sandboxed server may write and reach, the opt-outs, the fallback where bubblewrap
 // cannot run, the environment it gets, and that no server process outlives hx — however hx
 // ends. Each test asserts what the model was sent and what happened on disk or to processes.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { backend, processesMatching, skipReason } from "../sandbox/sandbox-support.js";
@@ -55,6 +55,29 @@ describe(`stdio MCP servers in the OS sandbox${skipReason}`, () => {
       expect(existsSync(outside)).toBe(false);
       expect(existsSync(path.join(h.work, ".hx", "settings.json"))).toBe(false);
       expect(run.stderr).not.toContain("sandbox cannot start");
+    },
+  );
+
+  it.skipIf(!backend.ok)(
+    "may write the package caches but not ~/.hx/cache, where hx keeps the code cache it runs",
+    async () => {
+      const log = path.join(h.work, "log.jsonl");
+      const home = tempDir("hx-home-");
+      mkdirSync(path.join(home, ".hx", "cache"), { recursive: true });
+      const codeCache = path.join(home, ".hx", "cache", "agent-poisoned.bin");
+      const packageCache = path.join(home, ".cache", "agent-poisoned.bin");
+      h.server
+        .reply()
+        .tool("mcp__fx__write", { path: codeCache, text: "not V8 data" })
+        .tool("mcp__fx__write", { path: packageCache, text: "not V8 data" });
+      h.server.reply().text("done");
+      const run = await h.agent("x", [...fixtureConfig(log), ...BYPASS], { env: { HOME: home } });
+      expect(run.code, run.stderr).toBe(0);
+      const [toCodeCache, toPackageCache] = toolResultsOf(h.server.requests[1]);
+      expect(toCodeCache).toContain("cannot write: EROFS");
+      expect(existsSync(codeCache)).toBe(false);
+      // ~/.cache is writable for npx and uv, which is why hx's cache is not kept there.
+      expect(toPackageCache).toBe(`wrote ${packageCache}`);
     },
   );
 

@@ -17,6 +17,7 @@ import {
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { codexExecArgs } from "./codex.js";
 import { median, ms, pairedRatio, timedSpawn, times } from "./measure.js";
+import { writeSkills } from "./skill-files.js";
 import type { BenchRow } from "./types.js";
 
 const ROUNDS = Number(process.env.HX_BENCH_PEER_ROUNDS ?? 7);
@@ -25,18 +26,20 @@ const MB = 1024 * 1024;
 interface Runner {
   name: string;
   version: string;
-  /** The one-turn run: command, arguments, environment. */
-  turn: { command: string; args: string[]; env: NodeJS.ProcessEnv };
+  /** The one-turn run in a project folder (it is also the run's working folder). */
+  turn(project: string): { command: string; args: string[]; env: NodeJS.ProcessEnv };
   versionArgs: string[];
-  /** Where it runs (Claude Code and pi work in the current folder). */
-  cwd: string;
+  /** Reads a project's `.claude/skills` (the 1,000-skills row). */
+  readsClaudeSkills?: boolean;
   /** The system prompt and tool schemas of its main request, in characters. */
   requestChars(request: RecordedRequest): number;
 }
 
 function installed(command: string): string | undefined {
   const probe = spawnSync(command, ["--version"], { encoding: "utf8" });
-  return probe.error || probe.status !== 0 ? undefined : probe.stdout.trim().split("\n")[0];
+  // pi prints its version on stderr.
+  const text = `${probe.stdout}${probe.stderr}`.trim().split("\n")[0];
+  return probe.error || probe.status !== 0 || !text ? undefined : text;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: wire JSON.
@@ -49,64 +52,55 @@ const textOf = (value: Any): number =>
       : 0;
 const toolsOf = (body: Any) => JSON.stringify(body?.tools ?? []).length;
 
-function runners(server: FakeModelServer, base: string, work: string): Runner[] {
-  const found: Runner[] = [];
+function runners(server: FakeModelServer, base: string): Runner[] {
   const home = (name: string) => {
     const dir = path.join(base, `home-${name}`);
     mkdirSync(dir, { recursive: true });
     return dir;
   };
   const hxHome = home("hx");
-  found.push({
-    name: "hx",
-    version: "this build",
-    turn: {
-      command: process.execPath,
-      args: [
-        HX_BIN,
-        "agent",
-        "hi",
-        "--provider",
-        "openai",
-        "--base-url",
-        `${server.url}/v1`,
-        "--model",
-        "bench",
-        "-C",
-        work,
-      ],
-      env: hxEnv({ HOME: hxHome, OPENAI_API_KEY: "sk-bench" }),
+  const openai = ["--provider", "openai", "--base-url", `${server.url}/v1`, "--model", "bench"];
+  const found: Runner[] = [
+    {
+      name: "hx",
+      version: "this build",
+      turn: (project) => ({
+        command: process.execPath,
+        args: [HX_BIN, "agent", "hi", ...openai, "-C", project],
+        env: hxEnv({ HOME: hxHome, OPENAI_API_KEY: "sk-bench" }),
+      }),
+      versionArgs: [HX_BIN, "--version"],
+      readsClaudeSkills: true,
+      requestChars: (r) => textOf(r.body?.messages?.[0]?.content) + toolsOf(r.body),
     },
-    versionArgs: [HX_BIN, "--version"],
-    cwd: work,
-    requestChars: (r) => textOf(r.body?.messages?.[0]?.content) + toolsOf(r.body),
-  });
+  ];
   const codex = installed("codex");
   if (codex) {
+    const codexHome = home("codex");
     found.push({
       name: "Codex",
       version: codex,
-      turn: {
+      turn: (project) => ({
         command: "codex",
-        args: codexExecArgs(server, work),
-        env: { ...process.env, HOME: home("codex"), OPENAI_API_KEY: "sk-bench" },
-      },
+        args: codexExecArgs(server, project),
+        env: { ...process.env, HOME: codexHome, OPENAI_API_KEY: "sk-bench" },
+      }),
       versionArgs: ["--version"],
-      cwd: work,
       requestChars: (r) => textOf(r.body?.instructions) + toolsOf(r.body),
     });
   }
   const claude = installed("claude");
   if (claude) {
+    const claudeHome = home("claude");
     found.push({
       name: "Claude Code",
       version: claude,
-      turn: {
+      turn: () => ({
         command: "claude",
         args: ["-p", "hi", "--model", "bench"],
         env: {
           ...process.env,
-          HOME: home("claude"),
+          HOME: claudeHome,
           ANTHROPIC_BASE_URL: server.url,
           ANTHROPIC_API_KEY: "sk-ant-bench",
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -114,9 +108,9 @@ function runners(server: FakeModelServer, base: string, work: string): Runner[] 
           DISABLE_TELEMETRY: "1",
           DISABLE_ERROR_REPORTING: "1",
         },
-      },
+      }),
       versionArgs: ["--version"],
-      cwd: work,
+      readsClaudeSkills: true,
       requestChars: (r) => textOf(r.body?.system) + toolsOf(r.body),
     });
   }
@@ -124,29 +118,25 @@ function runners(server: FakeModelServer, base: string, work: string): Runner[] 
   if (pi) {
     const piHome = home("pi");
     mkdirSync(path.join(piHome, ".pi", "agent"), { recursive: true });
+    const provider = {
+      baseUrl: `${server.url}/v1`,
+      api: "openai-completions",
+      apiKey: "sk-bench",
+      models: [{ id: "bench" }],
+    };
     writeFileSync(
       path.join(piHome, ".pi", "agent", "models.json"),
-      JSON.stringify({
-        providers: {
-          hxbench: {
-            baseUrl: `${server.url}/v1`,
-            api: "openai-completions",
-            apiKey: "sk-bench",
-            models: [{ id: "bench" }],
-          },
-        },
-      }),
+      JSON.stringify({ providers: { hxbench: provider } }),
     );
     found.push({
       name: "pi",
       version: pi,
-      turn: {
+      turn: () => ({
         command: "pi",
         args: ["-p", "--provider", "hxbench", "--model", "bench", "hi"],
         env: { ...process.env, HOME: piHome },
-      },
+      }),
       versionArgs: ["--version"],
-      cwd: work,
       requestChars: (r) => textOf(r.body?.messages?.[0]?.content) + toolsOf(r.body),
     });
   }
@@ -159,16 +149,16 @@ interface Samples {
   first: number[];
   linger: number[];
   chars: number[];
+  /** With 1,000 skills, minus the same round without. */
+  skillsFirst: number[];
 }
 
 /** One one-turn run: wall, spawn → its main request, last byte → exit, and that request's size. */
-async function turn(server: FakeModelServer, runner: Runner) {
+async function turn(server: FakeModelServer, runner: Runner, project: string) {
+  const { command, args, env } = runner.turn(project);
   const before = server.requests.length;
   const start = performance.now();
-  const result = await timedSpawn(runner.turn.command, runner.turn.args, {
-    env: runner.turn.env,
-    cwd: runner.cwd,
-  });
+  const result = await timedSpawn(command, args, { env, cwd: project });
   const posts = server.requests.slice(before).filter((r) => r.method === "POST");
   // The request with the most tool schemas is the agent's own (not a title or quota call).
   const main = [...posts].sort((a, b) => toolsOf(b.body) - toolsOf(a.body))[0];
@@ -183,10 +173,11 @@ async function turn(server: FakeModelServer, runner: Runner) {
 }
 
 /** Peak RSS (GNU time) of one one-turn run, in bytes. */
-async function peakRss(runner: Runner): Promise<number | undefined> {
-  const child = spawn("/usr/bin/time", ["-f", "%M", runner.turn.command, ...runner.turn.args], {
-    env: runner.turn.env,
-    cwd: runner.cwd,
+async function peakRss(runner: Runner, project: string): Promise<number | undefined> {
+  const { command, args, env } = runner.turn(project);
+  const child = spawn("/usr/bin/time", ["-f", "%M", command, ...args], {
+    env,
+    cwd: project,
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -201,11 +192,13 @@ async function peakRss(runner: Runner): Promise<number | undefined> {
 export async function run(): Promise<BenchRow[]> {
   const base = mkdtempSync(path.join(os.tmpdir(), "hx-bench-peers-"));
   const work = path.join(base, "work");
-  mkdirSync(work);
+  const many = path.join(base, "many");
+  for (const project of [work, many]) mkdirSync(path.join(project, ".git"), { recursive: true });
+  writeSkills(path.join(many, ".claude", "skills"), 1000, { flat: true });
   const server = await startFakeModelServer();
   server.replyWith((_request, reply) => reply.text("ok"));
   try {
-    const all = runners(server, base, work);
+    const all = runners(server, base);
     if (all.length === 1)
       return [
         {
@@ -217,57 +210,73 @@ export async function run(): Promise<BenchRow[]> {
       ];
     const baseline: number[] = [];
     const samples = new Map<Runner, Samples>(
-      all.map((r) => [r, { wall: [], version: [], first: [], linger: [], chars: [] }]),
+      all.map((r) => [r, { wall: [], version: [], first: [], linger: [], chars: [], skillsFirst: [] }]),
     );
     const failed = new Set<Runner>();
-    for (const runner of all) await turn(server, runner); // first runs: caches, config files
+    for (const runner of all) await turn(server, runner, work); // first runs: caches, config files
     for (let round = 0; round < ROUNDS; round++) {
       baseline.push((await timedSpawn(process.execPath, ["-e", "0"])).ms);
       for (const runner of all) {
         const s = samples.get(runner)!;
-        s.version.push(
-          (await timedSpawn(runner.turn.command, runner.versionArgs, { env: runner.turn.env })).ms,
-        );
-        const one = failed.has(runner) ? undefined : await turn(server, runner);
-        if (!one) failed.add(runner);
-        else {
-          s.wall.push(one.wall);
-          s.first.push(one.first);
-          s.linger.push(one.linger);
-          s.chars.push(one.chars);
+        const { command, env } = runner.turn(work);
+        s.version.push((await timedSpawn(command, runner.versionArgs, { env })).ms);
+        const one = failed.has(runner) ? undefined : await turn(server, runner, work);
+        if (!one) {
+          failed.add(runner);
+          continue;
         }
+        s.wall.push(one.wall);
+        s.first.push(one.first);
+        s.linger.push(one.linger);
+        s.chars.push(one.chars);
+        const skills = runner.readsClaudeSkills ? await turn(server, runner, many) : undefined;
+        if (skills) s.skillsFirst.push(skills.first - one.first);
       }
     }
     const rows: BenchRow[] = [];
     for (const runner of all) {
-      const s = samples.get(runner)!;
-      const label = `${runner.name} (${runner.version})`;
-      if (failed.has(runner)) {
-        rows.push({
-          area: "peers",
-          metric: label,
-          value: "n/a (its run against the fake server failed)",
-          target: "",
-        });
-        continue;
-      }
-      const rss = await peakRss(runner);
-      rows.push({
-        area: "peers",
-        metric: `${label}: --version; one-turn run vs node -e 0 (medians of ${ROUNDS} interleaved rounds)`,
-        value: `${times(pairedRatio(s.version, baseline))}; ${ms(median(s.wall))} = ${times(pairedRatio(s.wall, baseline))}`,
-        target: "",
-      });
-      rows.push({
-        area: "peers",
-        metric: `  spawn → first request; last byte → exit; peak RSS; system prompt + tools of its request`,
-        value: `${ms(median(s.first))}; ${ms(median(s.linger))}; ${rss === undefined ? "n/a" : `${(rss / MB).toFixed(0)} MB`}; ${median(s.chars).toLocaleString("en-US")} chars`,
-        target: "",
-      });
+      const rss = failed.has(runner) ? undefined : await peakRss(runner, work);
+      rows.push(...runnerRows(runner, samples.get(runner)!, baseline, failed.has(runner), rss));
     }
     return rows;
   } finally {
     await server.close();
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+function runnerRows(
+  runner: Runner,
+  s: Samples,
+  baseline: number[],
+  failed: boolean,
+  rss: number | undefined,
+): BenchRow[] {
+  const label = `${runner.name} (${runner.version})`;
+  if (failed)
+    return [
+      { area: "peers", metric: label, value: "n/a (its run against the fake server failed)", target: "" },
+    ];
+  const rows: BenchRow[] = [
+    {
+      area: "peers",
+      metric: `${label}: --version; one-turn run vs node -e 0 (medians of ${ROUNDS} interleaved rounds)`,
+      value: `${times(pairedRatio(s.version, baseline))}; ${ms(median(s.wall))} = ${times(pairedRatio(s.wall, baseline))}`,
+      target: "",
+    },
+    {
+      area: "peers",
+      metric: "  spawn → first request; last byte → exit; peak RSS; system prompt + tools of its request",
+      value: `${ms(median(s.first))}; ${ms(median(s.linger))}; ${rss === undefined ? "n/a" : `${(rss / MB).toFixed(0)} MB`}; ${median(s.chars).toLocaleString("en-US")} chars`,
+      target: "",
+    },
+  ];
+  if (s.skillsFirst.length > 0)
+    rows.push({
+      area: "peers",
+      metric: "  1,000 skills in the project's .claude/skills: added time to the first request",
+      value: `+${ms(median(s.skillsFirst))}`,
+      target: "",
+    });
+  return rows;
 }

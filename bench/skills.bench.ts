@@ -20,6 +20,7 @@ import type { Tool } from "../src/tools/tool.js";
 import { startFakeModelServer } from "../test/support/fake-model-server.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { median } from "./measure.js";
+import { writeSkills } from "./skill-files.js";
 import type { BenchRow } from "./types.js";
 
 const RUNS = 7;
@@ -363,16 +364,4 @@ function fakeSkills(count: number): Skill[] {
       ...defaultSkillFields(),
     };
   });
-}
-
-function writeSkills(root: string, count: number): void {
-  for (let i = 0; i < count; i++) {
-    const name = `skill-${String(i).padStart(4, "0")}`;
-    const dir = path.join(root, i % 2 === 0 ? "" : ".curated", name);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, "SKILL.md"),
-      `---\nname: ${name}\ndescription: >\n  Does task number ${i} for the project.\n  Use when the user asks about topic ${i}.\nlicense: MIT\nmetadata:\n  version: 1.0\n  author: bench\n---\n\n# ${name}\n\n${"Step by step instructions.\n".repeat(40)}`,
-    );
-  }
 }

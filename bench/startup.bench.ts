@@ -287,7 +287,7 @@ function bundleRows(): BenchRow[] {
   const dist = path.join(REPO_ROOT, "dist");
   const bundle = statSync(path.join(dist, "hx.cjs")).size;
   const cacheDir = path.join(dist, ".cache");
-  const caches = existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.startsWith("agent-")) : [];
+  const caches = existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.startsWith("agent-v")) : [];
   const cache = caches.length > 0 ? statSync(path.join(cacheDir, caches[0])).size : undefined;
   return [
     {

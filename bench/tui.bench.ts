@@ -1,16 +1,15 @@
-// The interactive terminal: how soon `hx` draws its prompt, what loading the full-screen UI
-// library costs, and that the commands that do not draw it never load it.
+// The interactive terminal: how soon `hx` draws its prompt, and that the commands that do not
+// draw it never run the full-screen UI library.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { HX_BIN, hxEnv, REPO_ROOT } from "../test/support/run-hx.js";
+import { coverageEnv, ranPackage, ranSources } from "../test/support/ran-sources.js";
+import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { median, ms } from "./measure.js";
 import type { BenchRow } from "./types.js";
 
 const RUNS = 7;
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -53,41 +52,6 @@ export async function run(): Promise<BenchRow[]> {
     target: "",
   });
 
-  // What importing the UI costs, measured inside one process: the full-screen chunk (pi-tui,
-  // the editor, hx's views) and the markdown chunk (marked), which loads after the first draw.
-  const chunks = readdirSync(path.join(REPO_ROOT, "dist", "chunks"));
-  const app = chunks.find((f) => /^app-.*\.js$/.test(f));
-  const markdown = chunks.find((f) => /^markdown-view-.*\.js$/.test(f));
-  if (app && markdown) {
-    const url = (f: string) => JSON.stringify(pathToFileURL(path.join(REPO_ROOT, "dist", "chunks", f)).href);
-    const probe = [
-      "const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };",
-      "const t0 = performance.now(), c0 = cpu();",
-      `await import(${url(app)});`,
-      "const t1 = performance.now(), c1 = cpu();",
-      `await import(${url(markdown)});`,
-      "const t2 = performance.now(), c2 = cpu();",
-      "console.log(JSON.stringify([t1 - t0, c1 - c0, t2 - t1, c2 - c1]));",
-    ].join("\n");
-    const runs = Array.from({ length: RUNS }, () => {
-      const out = spawnSync(process.execPath, ["--input-type=module", "-e", probe], { encoding: "utf8" });
-      return JSON.parse(out.stdout) as [number, number, number, number];
-    });
-    const at = (i: number) => median(runs.map((r) => r[i] ?? 0));
-    rows.push({
-      area: "tui",
-      metric: "importing the full-screen UI (pi-tui, editor, views), before the first draw",
-      value: `${ms(at(0))} wall, ${ms(at(1))} CPU`,
-      target: "",
-    });
-    rows.push({
-      area: "tui",
-      metric: "importing markdown (marked + pi-tui's renderer), after the first draw",
-      value: `${ms(at(2))} wall, ${ms(at(3))} CPU`,
-      target: "",
-    });
-  }
-
   const work = mkdtempSync(path.join(os.tmpdir(), "hx-bench-tui-"));
   const script = path.join(work, "script.json");
   spawnSync("sh", ["-c", `echo '{"replies":[{"text":"ok"}]}' > ${script}`]);
@@ -100,7 +64,7 @@ export async function run(): Promise<BenchRow[]> {
     const loaded = loadsUi(args, work);
     rows.push({
       area: "tui",
-      metric: `${label} loads the UI library`,
+      metric: `${label} runs the UI library`,
       value: loaded ? "yes" : "no",
       target: "no",
       ok: !loaded,
@@ -111,19 +75,23 @@ export async function run(): Promise<BenchRow[]> {
 
 /** Whether a run of `hx args` loads the full-screen chunk (module hooks log every URL). */
 function loadsUi(args: string[], cwd: string): boolean {
-  const log = path.join(mkdtempSync(path.join(os.tmpdir(), "hx-bench-load-")), "loaded.txt");
-  spawnSync(process.execPath, ["--import", path.join(here, "support", "load-log.mjs"), HX_BIN, ...args], {
+  const coverage = mkdtempSync(path.join(os.tmpdir(), "hx-bench-load-"));
+  spawnSync(process.execPath, [HX_BIN, ...args], {
     cwd,
     input: "hi\n",
-    env: hxEnv({ HX_BENCH_LOAD_LOG: log }),
+    env: hxEnv(coverageEnv(coverage)),
   });
-  let loaded = "";
-  try {
-    loaded = readFileSync(log, "utf8");
-  } catch {
-    throw new Error(`the load log of hx ${args.join(" ")} was not written`);
-  }
-  return /\/chunks\/app-[^/]*\.js$/m.test(loaded) || loaded.includes("pi-tui");
+  // `--version` never compiles the bundle: nothing of it ran.
+  if (
+    !readdirSync(coverage).some((file) =>
+      readFileSync(path.join(coverage, file), "utf8").includes("/dist/hx.cjs"),
+    )
+  )
+    return false;
+  const ran = ranSources(coverage);
+  return (
+    ranPackage(ran, "@mariozechner/pi-tui") || [...ran].some((source) => source.startsWith("src/cli/tui/"))
+  );
 }
 
 /** Starts `hx` in a pseudo-terminal and times it until `marker` is on screen. */

@@ -5,14 +5,16 @@
 // build instead of printing a stack trace.
 //
 // The bundle (dist/hx.cjs, one CommonJS file: scripts/build.mjs says why) is compiled through
-// vm.Script with V8's code cache: the first run of each command (agent, acp, the interactive
-// session...) writes what V8 compiled to dist/.cache/ (or ~/.hx/cache/ where dist/ is not
-// writable) as it exits, and later runs of it skip parsing and compiling the ~2 MB bundle. A
-// cache V8 does not accept (another Node, other V8 flags) is ignored and written anew; a run
-// that changed V8's flags itself writes none (V8 would refuse it next time).
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+// vm.Script with V8's code cache: the first run of each kind of command (agent, acp, the
+// interactive session...) writes what V8 compiled to dist/.cache/ (or ~/.hx/cache/ where
+// dist/ is not writable) as it exits or 3 s in, and later runs skip parsing and compiling the
+// ~2 MB bundle. A cache V8 does not accept (another Node, other V8 flags) is ignored and
+// written anew; a run that changed V8's flags itself writes none (V8 would refuse it next
+// time). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 "use strict";
 const args = process.argv.slice(2);
+/** When a run that is still going writes the code cache it lacks (see runBundle). */
+const LONG_RUN_MS = 3000;
 /** hx's subcommands (`hx --help`; test/e2e/compile-cache.test.ts keeps the two alike). */
 const SUBCOMMANDS = [
   "agent",
@@ -72,9 +74,16 @@ function runBundle(bundle, source) {
     // fits, taken before the bundle runs and compared as hx exits.
     const v8 = require("node:v8");
     const tag = v8.cachedDataVersionTag();
-    process.once("exit", () => {
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
       if (v8.cachedDataVersionTag() === tag) writeCache(caches, script.createCachedData());
-    });
+    };
+    // As hx exits, or once it has been up a while: a long-lived process (hx acp, a session)
+    // may well end by a signal, which runs no exit handler.
+    setTimeout(write, LONG_RUN_MS).unref();
+    process.once("exit", write);
   }
   const folder = require("node:path").dirname(bundle);
   const bundleModule = new Module(bundle, module);

@@ -18,6 +18,7 @@ import { describe, expect, it } from "vitest";
 import { startFakeModelServer } from "../support/fake-model-server.js";
 import { hxEnv, REPO_ROOT } from "../support/run-hx.js";
 import { tempDir } from "../support/temp-dir.js";
+import { waitFor } from "../support/wire.js";
 
 /** bin/, dist/ and package.json copied, node_modules linked: an installed hx of its own. */
 function installedCopy(): string {
@@ -98,6 +99,22 @@ describe("the code cache", () => {
         new RegExp(`^${size}-\\d+-command-${process.version}-${process.arch}-[0-9a-f]{8}\\.bin$`),
       ),
     ]);
+  });
+
+  it("is written 3 s into a long run that then ends by a signal (hx acp killed by its editor)", async () => {
+    const root = installedCopy();
+    const child = spawn(process.execPath, [path.join(root, "bin", "hx.cjs"), "acp"], {
+      env: hxEnv(),
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    try {
+      await waitFor(() => caches(cacheDir(root)).length > 0, "the acp cache", 15_000);
+      expect(caches(cacheDir(root))).toEqual([
+        expect.stringMatching(new RegExp(`^acp-${process.version}-${process.arch}-[0-9a-f]{8}\\.bin$`)),
+      ]);
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 
   it("is not written by a run that changed V8's flags (loading the bash parser does)", () => {

@@ -9,8 +9,12 @@ import { messagesOf, toolNamesOf, toolResultsOf, useHarness, writeSettings } fro
 
 const h = useHarness();
 
+/** These tests read the first request's tools: the server must be up by then, even on a busy machine. */
+const WAIT_FOR_SERVERS = { startupWait: 30_000 };
+
 describe("200 MCP tools", () => {
   it("are listed in a catalog; the model loads schemas and calls through call_mcp_tool", async () => {
+    writeSettings(h.work, { mcp: WAIT_FOR_SERVERS });
     const log = path.join(h.work, "log.jsonl");
     const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
       big: nodeServer(FIXTURE_SERVER, ["--tools", "200", "--log", log]),
@@ -57,7 +61,7 @@ describe("200 MCP tools", () => {
     const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
       big: nodeServer(FIXTURE_SERVER, ["--tools", "200"]),
     });
-    writeSettings(h.work, { permissions: { allow: ["mcp__big__t042"] } });
+    writeSettings(h.work, { permissions: { allow: ["mcp__big__t042"] }, mcp: WAIT_FOR_SERVERS });
     h.server.reply().tool("call_mcp_tool", { name: "mcp__big__t042", arguments: { id: "ok" } });
     h.server.reply().tool("call_mcp_tool", { name: "mcp__big__t043", arguments: { id: "no" } });
     h.server.reply().text("done");
@@ -73,7 +77,7 @@ describe("200 MCP tools", () => {
     const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
       big: nodeServer(FIXTURE_SERVER, ["--tools", "200"]),
     });
-    writeSettings(h.work, { mcp: { loadedTools: "tools" } });
+    writeSettings(h.work, { mcp: { loadedTools: "tools", ...WAIT_FOR_SERVERS } });
     h.server.reply().tool("load_mcp_tools", { names: ["mcp__big__t042"] });
     h.server.reply().tool("mcp__big__t042", { id: "direct" });
     h.server.reply().text("done");
@@ -86,6 +90,7 @@ describe("200 MCP tools", () => {
   });
 
   it("a few tools under the budget are sent as tools", async () => {
+    writeSettings(h.work, { mcp: WAIT_FOR_SERVERS });
     const config = writeMcpConfig(path.join(h.work, "mcp.json"), { small: nodeServer(FIXTURE_SERVER) });
     h.server.reply().text("done");
     const run = await h.agent("x", ["--mcp-config", config]);

@@ -33,6 +33,8 @@ describe("MCP tool results", () => {
   });
 
   it("leaves out a tool that can only run as a task, with a warning", async () => {
+    // The first request's tools are read: the server must be up by then, even on a busy machine.
+    writeSettings(h.work, { mcp: { startupWait: 30_000 } });
     h.server.reply().text("done");
     const run = await h.agent("x", [...fixture(), ...BYPASS]);
     expect(run.code, run.stderr).toBe(0);

@@ -3,13 +3,17 @@
 // refused, a project skill of the same name wins. The fake model server records each request.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { FIXTURE_SERVER, loggedMessages, nodeServer, writeMcpConfig } from "../support/mcp.js";
 import { runHx } from "../support/run-hx.js";
 import { BYPASS } from "../support/wire.js";
 import { KEYS, messagesOf, statsLine, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
 const h = useHarness();
+
+// These tests read the first request's catalog: the server must be up by then, even on a busy
+// machine (the default mcp.startupWait lets a slow server join later; one test below says so).
+beforeEach(() => writeSettings(h.work, { mcp: { startupWait: 30_000 } }));
 
 /** `--mcp-config` with the fixture server as `fx` serving skills, logging what it receives. */
 function fixture(...extra: string[]): { flags: string[]; log: string } {

@@ -38,3 +38,23 @@ export function pairedRatio(a: readonly number[], b: readonly number[]): number 
 
 export const ms = (value: number) => `${value.toFixed(0)} ms`;
 export const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+
+/** Peak RSS in bytes of one run of a command, read with GNU time; undefined when it failed. */
+export async function peakRssOnce(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<number | undefined> {
+  // Asynchronous: a fake server answering the command may live in this process.
+  const child = spawn("/usr/bin/time", ["-f", "%M", command, ...args], {
+    ...options,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  const kb = Number(stderr.trim().split("\n").at(-1));
+  return code === 0 && Number.isFinite(kb) ? kb * 1024 : undefined;
+}

@@ -5,7 +5,7 @@
 // hx and `node -e 0`. These are the README's "best peer" figures, measured here rather than
 // copied. Nothing leaves 127.0.0.1: each peer's update checks, telemetry and plugin sync are
 // turned off (checked with strace: its only connection is to the fake server).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,7 +16,7 @@ import {
 } from "../test/support/fake-model-server.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { codexExecArgs } from "./codex.js";
-import { median, ms, pairedRatio, timedSpawn, times } from "./measure.js";
+import { median, ms, pairedRatio, peakRssOnce, timedSpawn, times } from "./measure.js";
 import { writeSkills } from "./skill-files.js";
 import type { BenchRow } from "./types.js";
 
@@ -172,23 +172,6 @@ async function turn(server: FakeModelServer, runner: Runner, project: string) {
   };
 }
 
-/** Peak RSS (GNU time) of one one-turn run, in bytes. */
-async function peakRss(runner: Runner, project: string): Promise<number | undefined> {
-  const { command, args, env } = runner.turn(project);
-  const child = spawn("/usr/bin/time", ["-f", "%M", command, ...args], {
-    env,
-    cwd: project,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const code = await new Promise((resolve) => child.on("close", resolve));
-  const kb = Number(stderr.trim().split("\n").at(-1));
-  return code === 0 && Number.isFinite(kb) ? kb * 1024 : undefined;
-}
-
 export async function run(): Promise<BenchRow[]> {
   const base = mkdtempSync(path.join(os.tmpdir(), "hx-bench-peers-"));
   const work = path.join(base, "work");
@@ -235,7 +218,8 @@ export async function run(): Promise<BenchRow[]> {
     }
     const rows: BenchRow[] = [];
     for (const runner of all) {
-      const rss = failed.has(runner) ? undefined : await peakRss(runner, work);
+      const { command, args, env } = runner.turn(work);
+      const rss = failed.has(runner) ? undefined : await peakRssOnce(command, args, { env, cwd: work });
       rows.push(...runnerRows(runner, samples.get(runner)!, baseline, failed.has(runner), rss));
     }
     return rows;

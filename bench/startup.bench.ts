@@ -3,7 +3,7 @@
 // fixed request holds. Drives the built binary like a user, against the fake OpenAI-compatible
 // server, in rounds interleaved with `node -e 0` (see measure.ts): the verdicts are ratios to
 // that baseline, measured in the same rounds, so load on the machine moves both sides.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -20,7 +20,7 @@ import { type FakeModelServer, startFakeModelServer } from "../test/support/fake
 import { coverageEnv, ranPackage, ranSources } from "../test/support/ran-sources.js";
 import { HX_BIN, hxEnv, REPO_ROOT } from "../test/support/run-hx.js";
 import { codexExecArgs, codexVersion, runCodex } from "./codex.js";
-import { median, ms, pairedRatio, timedSpawn, times } from "./measure.js";
+import { median, ms, pairedRatio, peakRssOnce, timedSpawn, times } from "./measure.js";
 import type { BenchRow } from "./types.js";
 
 const ROUNDS = Number(process.env.HX_BENCH_ROUNDS ?? 15);
@@ -212,18 +212,8 @@ async function peakRss(agentArgs: string[], env: NodeJS.ProcessEnv): Promise<num
   if (probe.status !== 0) return undefined;
   const values: number[] = [];
   for (let i = 0; i < RSS_RUNS; i++) {
-    // Asynchronous: the fake server answering hx lives in this process.
-    const child = spawn("/usr/bin/time", ["-f", "%M", process.execPath, ...agentArgs], {
-      env,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise((resolve) => child.on("close", resolve));
-    const kb = Number(stderr.trim().split("\n").at(-1));
-    if (code === 0 && Number.isFinite(kb)) values.push(kb * 1024);
+    const rss = await peakRssOnce(process.execPath, agentArgs, { env });
+    if (rss !== undefined) values.push(rss);
   }
   return values.length > 0 ? median(values) : undefined;
 }

@@ -9,8 +9,8 @@
 // interactive session...) writes what V8 compiled to dist/.cache/ (or ~/.hx/cache/ where
 // dist/ is not writable) as it exits or 3 s in, and later runs skip parsing and compiling the
 // ~2 MB bundle. A cache V8 does not accept (another Node, other V8 flags) is ignored and
-// written anew; a run that changed V8's flags itself writes none (V8 would refuse it next
-// time). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+// written anew; a run about to change V8's flags writes it first, and one whose flags changed
+// anyway writes none (V8 would refuse it). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 "use strict";
 const args = process.argv.slice(2);
 /** When a run that is still going writes the code cache it lacks (see runBundle). */
@@ -81,9 +81,11 @@ function runBundle(bundle, source) {
       if (v8.cachedDataVersionTag() === tag) writeCache(caches, script.createCachedData());
     };
     // As hx exits, or once it has been up a while: a long-lived process (hx acp, a session)
-    // may well end by a signal, which runs no exit handler.
+    // may well end by a signal, which runs no exit handler. And before hx changes V8's flags
+    // itself (src/process/v8-flags.ts), which would make V8 refuse the cache.
     setTimeout(write, LONG_RUN_MS).unref();
     process.once("exit", write);
+    globalThis[Symbol.for("hx.saveCodeCache")] = write;
   }
   const folder = require("node:path").dirname(bundle);
   const bundleModule = new Module(bundle, module);

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
-import { setFlagsFromString } from "node:v8";
 import type { Node, Parser } from "web-tree-sitter";
+import { setV8Flags } from "../process/v8-flags.js";
 
 export type SyntaxNode = Node;
 
@@ -40,7 +40,7 @@ async function loadBashParser(): Promise<BashParser> {
   // V8's optimising WebAssembly tier would compile the 1.3 MB grammar on background threads
   // for ~0.5 s of CPU per process; the baseline compiler alone loads it in ~20 ms and parses a
   // command line in ~30 µs. hx runs no other WebAssembly.
-  setFlagsFromString("--liftoff-only");
+  setV8Flags("--liftoff-only");
   const { Parser, Language } = await import("web-tree-sitter");
   await Parser.init({ locateFile: () => require.resolve("web-tree-sitter/tree-sitter.wasm") });
   const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));

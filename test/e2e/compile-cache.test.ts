@@ -117,16 +117,29 @@ describe("the code cache", () => {
     }
   });
 
-  it("is not written by a run that changed V8's flags (loading the bash parser does)", () => {
+  it("is written before hx changes V8's flags (loading the bash parser does), and taken by the next run", () => {
     const root = installedCopy();
-    const run = spawnSync(
-      process.execPath,
-      [path.join(root, "bin", "hx.cjs"), "permissions", "check", "--", "git status"],
-      { env: hxEnv(), encoding: "utf8", cwd: tempDir("hx-cache-cwd-") },
-    );
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain("allow");
-    expect(caches(cacheDir(root))).toEqual([]);
+    const home = tempDir("hx-home-");
+    const check = () =>
+      spawnSync(
+        process.execPath,
+        [path.join(root, "bin", "hx.cjs"), "permissions", "check", "--", "git status"],
+        {
+          env: hxEnv({ HOME: home }),
+          encoding: "utf8",
+          cwd: tempDir("hx-cache-cwd-"),
+        },
+      );
+    const first = check();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain("allow");
+    const [file] = caches(cacheDir(root));
+    expect(file).toMatch(/^command-/);
+    const written = statSync(path.join(cacheDir(root), file));
+    // Made under the flags the run started with: V8 takes it, so it is not written again.
+    expect(check().stdout).toBe(first.stdout);
+    const again = statSync(path.join(cacheDir(root), file));
+    expect([again.ino, again.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
   });
 
   it("knows every subcommand hx --help lists", () => {

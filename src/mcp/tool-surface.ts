@@ -1,5 +1,6 @@
 import type { LoopExtension } from "../agent/extension.js";
 import { estimateToolSchemasTokens } from "../context/index.js";
+import { whenAborted } from "../core/abort.js";
 import { userMessage } from "../core/messages.js";
 import type { Tool } from "../tools/tool.js";
 import { createCallMcpToolTool } from "./call-tool-tool.js";
@@ -30,13 +31,6 @@ export interface ToolSurface {
   /** The session's registry, for tools added during the session. */
   attach(sink: ToolSink): void;
   deferred: boolean;
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
 }
 
 /**
@@ -102,7 +96,7 @@ export function buildToolSurface(
     async whenReady(server, signal) {
       const connection = manager.connections().find((c) => c.name === server);
       if (!connection) return `no MCP server named '${server}'.`;
-      await Promise.race([connection.whenSettled(), aborted(signal)]);
+      await Promise.race([connection.whenSettled(), whenAborted(signal)]);
       if (connection.status !== "ready")
         return `MCP server '${server}' ${signal.aborted ? "was still starting when the call was cancelled" : `is not running (${connection.error ?? connection.status})`}.`;
       await connection.listsSettled();

@@ -1,5 +1,6 @@
 // One ACP session: an ordinary hx session opened for the editor's `cwd`, whose permission
 // questions go to the editor and whose file tools write through its buffers when it offers to.
+
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +11,7 @@ import {
   RequestError,
   type RequestPermissionResponse,
 } from "@agentclientprotocol/sdk";
+import { whenAborted } from "../../core/abort.js";
 import { errorMessage } from "../../core/error-message.js";
 import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "../../permissions/index.js";
 import { ProviderError } from "../../providers/provider.js";
@@ -130,13 +132,6 @@ function permissionOptions(always: readonly string[]) {
       : []),
     { optionId: "reject_once", name: "Reject", kind: "reject_once" as const },
   ];
-}
-
-function whenAborted(signal: AbortSignal): Promise<undefined> {
-  return new Promise<undefined>((resolve) => {
-    if (signal.aborted) resolve(undefined);
-    signal.addEventListener("abort", () => resolve(undefined), { once: true });
-  });
 }
 
 /** File tools write through the editor (`fs/write_text_file`): edits land in its buffers. */

@@ -95,6 +95,8 @@ try {
     ...COMMONJS_WRAPPER,
     define: {
       __HX_VERSION__: JSON.stringify(version),
+      // Caches of what this build computed (src/skills/discovery-cache.ts) are this build's alone.
+      __HX_BUILD_ID__: JSON.stringify(`${version}+${Date.now().toString(36)}`),
       __HX_TOOL_SCHEMAS__: JSON.stringify(toolSchemas),
       "import.meta.url": "__hxBundleUrl",
     },

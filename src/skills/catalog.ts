@@ -1,5 +1,5 @@
 import { compareNames } from "./discover.js";
-import { cleanControlCharacters, codePointLength as length } from "./skill-fields.js";
+import { cleanControlCharacters, codePointSlice, codePointLength as length } from "./skill-fields.js";
 import type { Skill } from "./types.js";
 
 /**
@@ -192,10 +192,7 @@ function largestCapThatFits(measure: CatalogMeasure, longest: number, budget: nu
 
 function truncate(text: string, cap: number): string {
   if (length(text) <= cap) return text;
-  return `${[...text]
-    .slice(0, cap - 1)
-    .join("")
-    .trimEnd()}${ELLIPSIS}`;
+  return `${codePointSlice(text, cap - 1).trimEnd()}${ELLIPSIS}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS } from "../config/agent-files.js";
@@ -6,6 +6,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { errorMessage } from "../core/error-message.js";
 import { findProjectRoot, findRepoRoot } from "../fs/project-root.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
+import { type ParsedSkill, SkillDiscoveryCache } from "./discovery-cache.js";
 import { forbidsImplicitInvocation } from "./openai-yaml.js";
 import { parseSkillFile } from "./parse.js";
 import { SKILL_FILE_NAMES, unusableNameReason } from "./skill-fields.js";
@@ -28,6 +29,8 @@ export interface DiscoverOptions {
   maxDepth?: number;
   /** Most skills read in one discovery (default 2000). */
   maxSkills?: number;
+  /** False: read every SKILL.md, keeping nothing in `~/.hx/cache/` (see discovery-cache.ts). */
+  cache?: boolean;
 }
 
 export interface DiscoveryResult {
@@ -73,7 +76,17 @@ export function skillRoots(options: DiscoverOptions): SkillRoot[] {
 
 /** Finds and reads every skill visible from `options.cwd`. Never throws. */
 export function discoverSkills(options: DiscoverOptions): DiscoveryResult {
-  return loadSkillsFromRoots(skillRoots(options), options);
+  const roots = skillRoots(options);
+  const limits = { maxDepth: options.maxDepth, maxSkills: options.maxSkills };
+  if (options.cache === false) return loadSkillsFromRoots(roots, limits);
+  const home = options.homeDir ?? os.homedir();
+  const cache = SkillDiscoveryCache.open(
+    home,
+    roots.map((root) => `${root.source}:${root.dir}`),
+  );
+  const result = loadSkillsFromRoots(roots, { ...limits, cache });
+  cache.save();
+  return result;
 }
 
 /**
@@ -82,9 +95,10 @@ export function discoverSkills(options: DiscoverOptions): DiscoveryResult {
  */
 export function loadSkillsFromRoots(
   roots: SkillRoot[],
-  limits: Pick<DiscoverOptions, "maxDepth" | "maxSkills"> = {},
+  limits: Pick<DiscoverOptions, "maxDepth" | "maxSkills"> & { cache?: SkillDiscoveryCache } = {},
 ): DiscoveryResult {
   const walk: WalkState = {
+    cache: limits.cache,
     maxDepth: limits.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxSkills: limits.maxSkills ?? DEFAULT_MAX_SKILLS,
     visitedDirs: new Set(),
@@ -119,6 +133,8 @@ export function loadSkillsFromRoots(
 }
 
 interface WalkState {
+  /** What earlier discoveries parsed, by file; absent: every file is read. */
+  cache: SkillDiscoveryCache | undefined;
   maxDepth: number;
   maxSkills: number;
   /** Real paths of folders already searched: symlink loops and shared trees end here. */
@@ -146,7 +162,7 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
 
     // Most folders under a root are skills: try SKILL.md first, list the folder only if absent.
     const skillFile = joinName(dir, SKILL_FILE_NAMES[0]);
-    const direct = tryRead(skillFile, real);
+    const direct = (walk.cache && tryCache(skillFile, real, walk.cache)) ?? tryRead(skillFile, real);
     if (direct.kind === "error") {
       walk.diagnostics.push(skillWarning(direct.code, direct.message, skillFile));
       continue;
@@ -165,7 +181,7 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
     const otherName = SKILL_FILE_NAMES.slice(1).find((n) =>
       entries.some((e) => e.name === n && !e.isDirectory()),
     );
-    if (direct.kind === "text" || otherName) {
+    if (direct.kind === "text" || direct.kind === "cached" || otherName) {
       if (walk.found.length >= walk.maxSkills) {
         walk.countLimitHit = true;
         walk.diagnostics.push(
@@ -176,11 +192,13 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
         );
         return;
       }
-      const file = direct.kind === "text" ? skillFile : joinName(dir, otherName!);
+      const file = direct.kind === "absent" ? joinName(dir, otherName!) : skillFile;
       const skill =
-        direct.kind === "text"
-          ? toSkill(file, direct.text, root.source, walk.diagnostics)
-          : readSkill(file, root.source, walk.diagnostics, real);
+        direct.kind === "cached"
+          ? fromCache(file, direct.skill, root.source, walk.diagnostics)
+          : direct.kind === "text"
+            ? toSkill(file, direct.text, root.source, walk.diagnostics, direct.cacheAs)
+            : readSkill(file, root.source, walk.diagnostics, real);
       if (skill) walk.found.push(skill);
       continue; // a skill's own folders (references/, scripts/) hold no further skills
     }
@@ -215,7 +233,9 @@ function walkRoot(root: SkillRoot, walk: WalkState): void {
 }
 
 type ReadAttempt =
-  | { kind: "text"; text: string }
+  /** `cacheAs`: where the text goes once parsed, with the file's stats from before it was read. */
+  | { kind: "text"; text: string; cacheAs?: { cache: SkillDiscoveryCache; stats: Stats } }
+  | { kind: "cached"; skill: ParsedSkill }
   | { kind: "absent" }
   | { kind: "error"; code: string; message: string };
 
@@ -240,6 +260,26 @@ function tryRead(file: string, folderReal?: string): ReadAttempt {
         ? "skill.too-large"
         : "skill.unreadable";
   return { kind: "error", code, message: `skipped: it ${read.message}.` };
+}
+
+/**
+ * The skill a cache kept for `file`, when the file has not changed; else the file read as
+ * tryRead reads it, to be kept once parsed (its stats taken before the read, so a change
+ * while it is read leaves an entry that no longer matches). Undefined: read it as usual.
+ */
+function tryCache(file: string, folderReal: string, cache: SkillDiscoveryCache): ReadAttempt | undefined {
+  let stats: Stats | undefined;
+  try {
+    stats = lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (stats === undefined) return { kind: "absent" };
+  if (!stats.isFile()) return undefined;
+  const skill = cache.lookup(file, stats);
+  if (skill !== undefined) return { kind: "cached", skill };
+  const read = tryRead(file, folderReal);
+  return read.kind === "text" ? { ...read, cacheAs: { cache, stats } } : read;
 }
 
 function isDirectory(file: string): boolean {
@@ -309,6 +349,7 @@ function toSkill(
   text: string,
   source: SkillSource,
   diagnostics: Diagnostic[],
+  cacheAs?: { cache: SkillDiscoveryCache; stats: Stats },
 ): Skill | undefined {
   const dir = path.dirname(file);
   const { disableModelInvocation, ...parsed } = parseSkillFile(text, path.basename(dir));
@@ -326,14 +367,18 @@ function toSkill(
     return undefined;
   }
   const implicitForbidden = !disableModelInvocation && forbidsImplicitInvocation(dir, parsed.warnings);
-  for (const warning of parsed.warnings) diagnostics.push(skillWarning("skill.frontmatter", warning, file));
-  return {
+  const skill: ParsedSkill = {
     ...parsed,
-    dir,
-    file,
-    source,
     disableModelInvocation: disableModelInvocation || implicitForbidden,
   };
+  cacheAs?.cache.remember(file, cacheAs.stats, skill);
+  return fromCache(file, skill, source, diagnostics);
+}
+
+/** A parsed skill placed where it was found, its warnings told (as when it was first read). */
+function fromCache(file: string, parsed: ParsedSkill, source: SkillSource, diagnostics: Diagnostic[]): Skill {
+  for (const warning of parsed.warnings) diagnostics.push(skillWarning("skill.frontmatter", warning, file));
+  return { ...parsed, dir: path.dirname(file), file, source };
 }
 
 function resolveUserPath(input: string, base: string, home: string): string {

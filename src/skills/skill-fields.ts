@@ -1,8 +1,14 @@
 /** The file names a skill folder may use, in order of preference (as the reference). */
 export const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"];
 
+/** A UTF-16 surrogate: where code points and code units differ. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Length in Unicode code points, as the spec (and Python's len) counts. */
 export function codePointLength(text: string): number {
+  // Most text has no surrogates: its code units are its code points (a regex test is native;
+  // iterating a string is not, and the catalog measures 1,000 descriptions many times).
+  if (!SURROGATE.test(text)) return text.length;
   let count = 0;
   for (const _ of text) count += 1;
   return count;
@@ -36,6 +42,11 @@ export interface SkillFields {
   whenToUse?: string;
   /** `hooks` (Claude Code): hooks in the settings' format, in force while the skill is active. */
   hooks?: Record<string, unknown>;
+}
+
+/** The first `count` code points of `text` (a surrogate pair is never split). */
+export function codePointSlice(text: string, count: number): string {
+  return SURROGATE.test(text) ? [...text].slice(0, count).join("") : text.slice(0, count);
 }
 
 /**

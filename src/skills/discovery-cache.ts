@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   closeSync,
   mkdirSync,
@@ -58,7 +58,7 @@ export class SkillDiscoveryCache {
 
   /** The cache kept for one list of skill roots under `homeDir`. */
   static open(homeDir: string, roots: readonly string[], now: () => number = Date.now): SkillDiscoveryCache {
-    const cacheFile = path.join(homeDir, ".hx", "cache", `skills-${fnv1a(roots.join("\n"))}.json`);
+    const cacheFile = path.join(homeDir, ".hx", "cache", `skills-${digest(roots.join("\n"))}.json`);
     return new SkillDiscoveryCache(cacheFile, readEntries(cacheFile), now);
   }
 
@@ -136,11 +136,6 @@ function agentsSignature(skillFile: string): string {
   }
 }
 
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, "0");
+function digest(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }

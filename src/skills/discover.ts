@@ -29,8 +29,6 @@ export interface DiscoverOptions {
   maxDepth?: number;
   /** Most skills read in one discovery (default 2000). */
   maxSkills?: number;
-  /** False: read every SKILL.md, keeping nothing in `~/.hx/cache/` (see discovery-cache.ts). */
-  cache?: boolean;
 }
 
 export interface DiscoveryResult {
@@ -74,17 +72,21 @@ export function skillRoots(options: DiscoverOptions): SkillRoot[] {
   return roots;
 }
 
-/** Finds and reads every skill visible from `options.cwd`. Never throws. */
+/**
+ * Finds and reads every skill visible from `options.cwd`, with what earlier runs parsed kept
+ * in `~/.hx/cache/` (see discovery-cache.ts). Never throws.
+ */
 export function discoverSkills(options: DiscoverOptions): DiscoveryResult {
   const roots = skillRoots(options);
-  const limits = { maxDepth: options.maxDepth, maxSkills: options.maxSkills };
-  if (options.cache === false) return loadSkillsFromRoots(roots, limits);
-  const home = options.homeDir ?? os.homedir();
   const cache = SkillDiscoveryCache.open(
-    home,
+    options.homeDir ?? os.homedir(),
     roots.map((root) => `${root.source}:${root.dir}`),
   );
-  const result = loadSkillsFromRoots(roots, { ...limits, cache });
+  const result = loadSkillsFromRoots(roots, {
+    maxDepth: options.maxDepth,
+    maxSkills: options.maxSkills,
+    cache,
+  });
   cache.save();
   return result;
 }

@@ -1,14 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  type Stats,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { mkdirSync, renameSync, type Stats, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BUILD_ID } from "../core/build-id.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
@@ -44,17 +35,14 @@ const MAX_CACHE_BYTES = 32 * 1024 * 1024;
  * for a file changed in the last two seconds. Anything it cannot read is an empty cache.
  */
 export class SkillDiscoveryCache {
-  private readonly previous: Record<string, CacheEntry>;
   private readonly next: Record<string, CacheEntry> = Object.create(null);
   private changed = false;
 
   private constructor(
     private readonly cacheFile: string,
-    previous: Record<string, CacheEntry>,
+    private readonly previous: Record<string, CacheEntry>,
     private readonly now: () => number,
-  ) {
-    this.previous = previous;
-  }
+  ) {}
 
   /** The cache kept for one list of skill roots under `homeDir`. */
   static open(homeDir: string, roots: readonly string[], now: () => number = Date.now): SkillDiscoveryCache {
@@ -90,12 +78,7 @@ export class SkillDiscoveryCache {
     const temporary = `${this.cacheFile}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
     try {
       mkdirSync(path.dirname(this.cacheFile), { recursive: true });
-      const fd = openSync(temporary, "wx", 0o600);
-      try {
-        writeSync(fd, JSON.stringify(data));
-      } finally {
-        closeSync(fd);
-      }
+      writeFileSync(temporary, JSON.stringify(data), { flag: "wx", mode: 0o600 });
       renameSync(temporary, this.cacheFile);
     } catch {
       try {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { errorMessage } from "../core/error-message.js";
@@ -28,6 +29,8 @@ export interface ProcessSpec {
   env: Record<string, string>;
   /** Written to stdin, which is then closed; without it the child gets no stdin. */
   stdin?: string;
+  /** Files opened read-only as the child's fds 3, 4, … (closed here once it started). */
+  inheritFiles?: readonly string[];
   timeoutMs: number;
   signal?: AbortSignal;
   /** Characters of each end of each stream kept in memory. */
@@ -74,16 +77,20 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     const tag = spec.sweepEscaped && spec.groups ? spec.groups.nextTag() : undefined;
     const env = tag ? { ...spec.env, [PROCESS_TAG_VARIABLE]: tag } : spec.env;
     let child: ReturnType<typeof spawn>;
+    const inherited: number[] = [];
     try {
+      for (const file of spec.inheritFiles ?? []) inherited.push(openSync(file, "r"));
       child = spawn(spec.file, [...spec.args], {
         cwd: spec.cwd,
         env,
         detached: true,
-        stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...inherited],
       });
     } catch (error) {
       resolve(result({ kind: "spawn-error", message: errorMessage(error) }));
       return;
+    } finally {
+      for (const fd of inherited) closeSync(fd);
     }
     const pgid = child.pid;
     if (pgid !== undefined) spec.groups?.add(pgid);

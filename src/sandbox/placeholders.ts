@@ -8,13 +8,14 @@ import {
   readdirSync,
   readFileSync,
   rmdirSync,
-  rmSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
 import { isProcessAlive } from "../process/alive.js";
 import type { ProtectedEntry } from "./protected-mounts.js";
+
+const MARKER = /^(\d+)-\d+$/;
 
 /**
  * Empty stand-ins for protected paths that do not exist yet (`.mcp.json`, `.claude`), made on
@@ -23,6 +24,10 @@ import type { ProtectedEntry } from "./protected-mounts.js";
  * the temp dir, so parallel commands and other hx processes never pull a mount point from under
  * each other; markers of dead processes are ignored, and stale stand-ins are removed on the
  * next start (after `kill -9`). A stand-in something was written into is kept.
+ *
+ * Each bash call makes and removes its stand-ins, so the work per call is kept to a few
+ * system calls per path: the folder per path (with the `path` file naming it) stays in the
+ * registry until a sweep finds it unused, and nothing here throws for a path that is missing.
  */
 export class Placeholders {
   private sequence = 0;
@@ -53,11 +58,10 @@ export class Placeholders {
       }
       const dir = this.folderFor(entry.path);
       try {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(path.join(dir, "path"), entry.path);
+        this.openFolder(dir, entry.path);
         this.sequence += 1;
         const marker = path.join(dir, `${process.pid}-${this.sequence}`);
-        writeFileSync(marker, "");
+        closeSync(openSync(marker, "w"));
         this.holds.set(entry.path, { count: 1, marker, dir });
         makeStandIn(entry, dir);
         held.push({ entry, dir, counted: true });
@@ -87,12 +91,20 @@ export class Placeholders {
     };
   }
 
+  /** The registry folder for `target`, made (with the file naming it) on its first use. */
+  private openFolder(dir: string, target: string): void {
+    const name = path.join(dir, "path");
+    if (existsSync(name)) return;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(name, target);
+  }
+
   /** Gives up this process's hold on `target`: its marker goes, and the stand-in when nobody else holds it. */
   private drop(target: string): void {
     const hold = this.holds.get(target);
     if (!hold) return;
     this.holds.delete(target);
-    rmSync(hold.marker, { force: true });
+    removeFile(hold.marker);
     cleanUp(hold.dir, target);
   }
 
@@ -105,7 +117,7 @@ export class Placeholders {
     return existsSync(path.join(this.folderFor(target), "created"));
   }
 
-  /** Removes stand-ins left by processes that are gone (hx killed with -9). */
+  /** Removes stand-ins left by processes that are gone (hx killed with -9), and unused folders. */
   sweepStale(): void {
     let dirs: string[];
     try {
@@ -121,7 +133,14 @@ export class Placeholders {
       } catch {
         continue;
       }
-      cleanUp(dir, target);
+      if (!cleanUp(dir, target)) continue;
+      // Nobody holds it: the folder goes too (unless a new hold came in meanwhile).
+      removeFile(path.join(dir, "path"));
+      try {
+        rmdirSync(dir);
+      } catch {
+        // In use again, or gone.
+      }
     }
   }
 
@@ -135,38 +154,52 @@ function makeStandIn(entry: ProtectedEntry, dir: string): void {
   if (existsSync(entry.path)) return;
   if (entry.kind === "dir") mkdirSync(entry.path);
   else closeSync(openSync(entry.path, "wx", 0o644));
-  writeFileSync(path.join(dir, "created"), "");
+  closeSync(openSync(path.join(dir, "created"), "w"));
 }
 
-/** Removes the stand-in and its folder when no live process holds a marker. */
-function cleanUp(dir: string, target: string): void {
+/**
+ * Removes the stand-in when no live process holds a marker (markers of dead ones go); true
+ * when nobody holds it.
+ */
+function cleanUp(dir: string, target: string): boolean {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return;
+    return false;
   }
   let live = false;
   for (const name of names) {
-    const pid = Number(name.split("-")[0]);
-    if (!/^\d+-\d+$/.test(name)) continue;
-    if (isProcessAlive(pid)) live = true;
-    else rmSync(path.join(dir, name), { force: true });
+    const match = MARKER.exec(name);
+    if (!match) continue;
+    if (isProcessAlive(Number(match[1]))) live = true;
+    else removeFile(path.join(dir, name));
   }
-  if (live) return;
-  if (names.includes("created")) removeIfEmpty(target);
-  rmSync(dir, { recursive: true, force: true });
+  if (live) return false;
+  if (names.includes("created")) {
+    removeIfEmpty(target);
+    removeFile(path.join(dir, "created"));
+  }
+  return true;
 }
 
 function removeIfEmpty(target: string): void {
+  const stats = lstatSync(target, { throwIfNoEntry: false });
   try {
-    const stats = lstatSync(target);
-    if (stats.isDirectory()) {
+    if (stats?.isDirectory()) {
       if (readdirSync(target).length === 0) rmdirSync(target);
-    } else if (stats.isFile() && stats.size === 0) {
+    } else if (stats?.isFile() && stats.size === 0) {
       unlinkSync(target);
     }
   } catch {
     // Gone already, or not ours to remove.
+  }
+}
+
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already.
   }
 }

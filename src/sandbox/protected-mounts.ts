@@ -38,7 +38,8 @@ function workspaceEntries(): Array<{ relative: string; kind: "dir" | "file" }> {
 
 function statOf(file: string): Stats | undefined {
   try {
-    return lstatSync(file);
+    // No exception for a missing path: every bash call asks about a dozen that are not there.
+    return lstatSync(file, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

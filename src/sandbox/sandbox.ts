@@ -9,7 +9,14 @@ import { protectedMounts } from "./protected-mounts.js";
 import { SandboxFiles } from "./sandbox-files.js";
 import { unique, wrapForBubblewrap, wrapForSeatbelt } from "./sandbox-wrap.js";
 import { unixSocketGap } from "./seccomp.js";
-import type { CommandSandbox, SandboxLaunch, SandboxMode, SandboxRefusal, SandboxStatus } from "./types.js";
+import type {
+  CommandSandbox,
+  LaunchOptions,
+  SandboxLaunch,
+  SandboxMode,
+  SandboxRefusal,
+  SandboxStatus,
+} from "./types.js";
 
 export interface SandboxOptions {
   mode: SandboxMode;
@@ -49,7 +56,6 @@ export interface SandboxOptions {
 
 /** A backend that runs (probed) or is about to be probed. */
 type Backend = { backend: "bubblewrap" | "seatbelt"; file: string; userNamespace?: boolean };
-type LaunchOptions = { cwd: string; env: Record<string, string> };
 type Probed = Extract<BackendProbe, { ok: true }>;
 
 /**
@@ -299,7 +305,7 @@ class SessionSandbox {
     backend: Backend,
     file: string,
     args: readonly string[],
-    { cwd, env }: LaunchOptions,
+    { cwd, env, inheritsFiles }: LaunchOptions,
     bridge?: NetBridge,
   ): SandboxLaunch {
     const { options } = this;
@@ -325,6 +331,7 @@ class SessionSandbox {
       visible: [this.home, options.workspaceRoot, cwd],
       userNamespace: backend.userNamespace !== false,
       filter: this.files.filter(!this.network),
+      inheritsFiles: inheritsFiles === true,
       bridge,
       ...(mark !== undefined ? { refusedSince: () => gate?.refusedSince(mark) ?? [] } : {}),
     });

@@ -59,6 +59,20 @@ export interface SandboxLaunch {
   notice?: string;
   /** Hosts the network proxy refused while this command ran (allow-list only). */
   refusedHosts?: () => string[];
+  /**
+   * Files the caller opens read-only and hands the child as fds 3, 4, … (bubblewrap reads its
+   * seccomp filter from fd 3). Set only for a caller that said `inheritsFiles`; other launches
+   * have a shell open them first.
+   */
+  inheritFiles?: string[];
+}
+
+/** Where and how one command is launched. */
+export interface LaunchOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** The caller can open `SandboxLaunch.inheritFiles` as the child's fds 3 onward (runProcess can). */
+  inheritsFiles?: boolean;
 }
 
 /** A launch refused because the sandbox is required and cannot start; `message` is for the model and the user. */
@@ -76,7 +90,7 @@ export interface CommandSandbox {
   launch(
     file: string,
     args: readonly string[],
-    options: { cwd: string; env: Record<string, string> },
+    options: LaunchOptions,
   ): Promise<SandboxLaunch | SandboxRefusal>;
   /**
    * Wraps like `launch` without waiting for the probe, for a process that should boot while
@@ -85,11 +99,7 @@ export interface CommandSandbox {
    * outside the sandbox meanwhile; the caller must then `await check()` and stop the process
    * unless it says `active` (its `release()` runs once the process is gone).
    */
-  launchUnchecked(
-    file: string,
-    args: readonly string[],
-    options: { cwd: string; env: Record<string, string> },
-  ): SandboxLaunch | undefined;
+  launchUnchecked(file: string, args: readonly string[], options: LaunchOptions): SandboxLaunch | undefined;
   /**
    * Changes the network for the rest of the session (`/sandbox`): all of it, none, or the
    * allow-list through the proxy.

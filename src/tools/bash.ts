@@ -130,6 +130,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
           runProcess({
             file: launch.file,
             args: launch.args,
+            inheritFiles: launch.inheritFiles,
             cwd: ctx.workspace.root,
             env: launch.env,
             timeoutMs: BACKGROUND_LIMIT_MS,
@@ -156,6 +157,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<ReturnType<t
         run = await runProcess({
           file: launch.file,
           args: launch.args,
+          inheritFiles: launch.inheritFiles,
           cwd: ctx.workspace.root,
           env: launch.env,
           timeoutMs: timeoutSeconds * 1000,
@@ -258,5 +260,5 @@ async function launchFor(
 ): Promise<SandboxLaunch | { refused: string }> {
   if (!sandbox)
     return { file: "bash", args: ["-c", script], env, sandboxed: false, release: () => undefined };
-  return sandbox.launch("bash", ["-c", script], { cwd, env });
+  return sandbox.launch("bash", ["-c", script], { cwd, env, inheritsFiles: true });
 }

@@ -114,6 +114,35 @@ describe(`the bubblewrap sandbox around bash${skipReason}`, () => {
     },
   );
 
+  it.skipIf(!backend.ok)(
+    "bash hands bwrap the seccomp filter as fd 3 itself; a launcher that cannot has a shell open it; the command never holds it",
+    async () => {
+      const { root, sandbox, run } = sandboxed();
+      const direct = await sandbox.launch("bash", ["-c", "true"], {
+        cwd: root,
+        env: {},
+        inheritsFiles: true,
+      });
+      const viaShell = await sandbox.launch("bash", ["-c", "true"], { cwd: root, env: {} });
+      if ("refused" in direct || "refused" in viaShell) throw new Error("refused");
+      direct.release();
+      viaShell.release();
+      expect(path.basename(direct.file)).toBe("bwrap");
+      expect(direct.inheritFiles).toHaveLength(1);
+      expect(direct.args).toContain("--seccomp");
+      expect(viaShell.file).toBe("/bin/sh");
+      expect(viaShell.inheritFiles).toBeUndefined();
+      expect(viaShell.args).toContain(direct.inheritFiles?.[0]);
+      // The filter is in force (no Unix socket) and bwrap closed its fd before the command ran.
+      const out = await run(
+        `node -e "require('net').connect('/nonexistent.sock').on('error', (e) => console.log('socket: ' + e.code))"; for fd in /proc/$$/fd/*; do echo "fd $(readlink $fd)"; done`,
+      );
+      expect(out).toContain("socket: EPERM");
+      expect(out).toMatch(/^fd /m);
+      expect(out).not.toContain(path.basename(direct.inheritFiles?.[0] ?? "seccomp"));
+    },
+  );
+
   it.skipIf(!backend.ok)("gives each session a private /tmp that lasts between its commands", async () => {
     const { run } = sandboxed();
     const name = `hx-private-${process.pid}-${Date.now()}`;

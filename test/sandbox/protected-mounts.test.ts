@@ -139,7 +139,24 @@ describe("Placeholders", () => {
     expect(new Placeholders(registry).isStandIn(entry.path)).toBe(true);
     launches[2].release();
     expect(existsSync(entry.path)).toBe(false);
+    // The folder stays for the next call (only the file naming the path is left in it) …
+    expect(readdirSync(path.join(registry, readdirSync(registry)[0]))).toEqual(["path"]);
+    expect(new Placeholders(registry).isStandIn(entry.path)).toBe(false);
+    // … until a session's sweep finds it unused.
+    new Placeholders(registry).sweepStale();
     expect(readdirSync(registry)).toEqual([]);
+  });
+
+  it("a sweep leaves the folder of a stand-in a live process holds", () => {
+    const root = real(tempDir());
+    const registry = tempDir("hx-registry-");
+    const entry = { path: path.join(root, ".claude"), kind: "dir" as const };
+    const held = new Placeholders(registry).acquire([entry]);
+    new Placeholders(registry).sweepStale();
+    expect(existsSync(entry.path)).toBe(true);
+    expect(readdirSync(registry)).toHaveLength(1);
+    held.release();
+    expect(existsSync(entry.path)).toBe(false);
   });
 
   it("makes a held stand-in again when it was removed by hand", () => {

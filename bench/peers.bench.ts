@@ -17,6 +17,7 @@ import {
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { codexExecArgs } from "./codex.js";
 import { median, ms, pairedRatio, peakRssOnce, timedSpawn, times } from "./measure.js";
+import { HX_TASK_TOOLS, PI_TASK_TOOLS, runTask, type TaskTools, writeTaskProject } from "./peers-tasks.js";
 import { writeSkills } from "./skill-files.js";
 import type { BenchRow } from "./types.js";
 
@@ -33,6 +34,8 @@ interface Runner {
   readsClaudeSkills?: boolean;
   /** The system prompt and tool schemas of its main request, in characters. */
   requestChars(request: RecordedRequest): number;
+  /** Its tool names for the scripted skill tasks (Chat Completions harnesses: hx and pi). */
+  task?: TaskTools;
 }
 
 function installed(command: string): string | undefined {
@@ -72,6 +75,7 @@ function runners(server: FakeModelServer, base: string): Runner[] {
       versionArgs: [HX_BIN, "--version"],
       readsClaudeSkills: true,
       requestChars: (r) => textOf(r.body?.messages?.[0]?.content) + toolsOf(r.body),
+      task: HX_TASK_TOOLS,
     },
   ];
   const codex = installed("codex");
@@ -138,6 +142,7 @@ function runners(server: FakeModelServer, base: string): Runner[] {
       }),
       versionArgs: ["--version"],
       requestChars: (r) => textOf(r.body?.messages?.[0]?.content) + toolsOf(r.body),
+      task: PI_TASK_TOOLS,
     });
   }
   return found;
@@ -222,7 +227,11 @@ export async function run(): Promise<BenchRow[]> {
       const rss = failed.has(runner) ? undefined : await peakRssOnce(command, args, { env, cwd: work });
       rows.push(...runnerRows(runner, samples.get(runner)!, baseline, failed.has(runner), rss));
     }
-    return rows;
+    const project = path.join(base, "task");
+    writeTaskProject(project);
+    const tasks = new Map<Runner, TaskResult | undefined>();
+    for (const runner of all) if (runner.task) tasks.set(runner, await taskFigures(server, runner, project));
+    return [...rows, ...taskRows(tasks)];
   } finally {
     await server.close();
     rmSync(base, { recursive: true, force: true });
@@ -264,3 +273,62 @@ function runnerRows(
     });
   return rows;
 }
+
+/** One harness's figures for the skill tasks (peers-tasks.ts). */
+interface TaskResult {
+  firstChars: number;
+  loadBytes: number;
+  tokens: number;
+}
+
+/** The skill tasks (peers-tasks.ts): the first request, the skill-load task, 20 requests. */
+async function taskFigures(
+  server: FakeModelServer,
+  runner: Runner,
+  project: string,
+): Promise<TaskResult | undefined> {
+  const tools = runner.task as TaskTools;
+  const command = runner.turn(project);
+  const before = server.requests.length;
+  const load = await runTask(server, command, project, tools, 0);
+  const first = server.requests.slice(before).find((r) => r.method === "POST");
+  const long = await runTask(server, command, project, tools, 18);
+  server.replyWith((_request, reply) => reply.text("ok"));
+  if (!load?.skillLoaded || !long?.skillLoaded || !first || long.requests !== 20) return undefined;
+  return { firstChars: runner.requestChars(first), loadBytes: load.chars, tokens: long.tokens };
+}
+
+const TASK_METRIC =
+  "10 skills in .agents/skills: first request (system + tools); skill-load task (2 requests), bytes sent; 20 requests, estimated input tokens";
+
+function taskRows(results: Map<Runner, TaskResult | undefined>): BenchRow[] {
+  const rows: BenchRow[] = [];
+  for (const [runner, result] of results)
+    rows.push({
+      area: "peers",
+      metric: `${runner.name}, ${TASK_METRIC}`,
+      value: result
+        ? `${num(result.firstChars)} chars; ${num(result.loadBytes)} B; ${num(result.tokens)}`
+        : "n/a (the scripted task failed)",
+      target: "",
+    });
+  const [hx, peer] = [...results.entries()];
+  if (hx?.[1] && peer?.[1]) {
+    const [ours, theirs] = [hx[1], peer[1]];
+    const ratios = [
+      ours.firstChars / theirs.firstChars,
+      ours.loadBytes / theirs.loadBytes,
+      ours.tokens / theirs.tokens,
+    ];
+    rows.push({
+      area: "peers",
+      metric: `  hx over ${peer[0].name}: first request; skill-load bytes; tokens over 20 requests`,
+      value: ratios.map(times).join("; "),
+      target: "first ≤ 0.8×; the others < 1×",
+      ok: ratios[0] <= 0.8 && ratios[1] < 1 && ratios[2] < 1,
+    });
+  }
+  return rows;
+}
+
+const num = (value: number) => value.toLocaleString("en-US");

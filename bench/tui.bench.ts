@@ -23,8 +23,14 @@ export async function run(): Promise<BenchRow[]> {
     ),
   );
   const version = await sampled(() => timeToOutput(`${process.execPath} ${HX_BIN} --version`, "."));
+  // A user's first session writes the code cache of the interactive session (bin/hx.cjs: 3 s in,
+  // or at exit); the runs below are killed sooner, so one session that lasts 3 s comes first.
+  await timeToHx("/help for commands", { holdMs: 3500 });
   const prompt = await sampled(() => timeToHx("/help for commands"));
   const status = await sampled(() => timeToHx("ctx 0% of"));
+  const uncached = await sampled(() =>
+    timeToHx("/help for commands", { env: { NODE_DISABLE_COMPILE_CACHE: "1" } }),
+  );
   rows.push({
     area: "tui",
     metric: `node printing one word in a pseudo-terminal (baseline; median of ${RUNS})`,
@@ -44,6 +50,12 @@ export async function run(): Promise<BenchRow[]> {
     value: `${ms(prompt.wall - pty.wall)} wall, ${ms(prompt.cpu - pty.cpu)} CPU`,
     target: "≤ 150 ms CPU",
     ok: prompt.cpu - pty.cpu <= 150,
+  });
+  rows.push({
+    area: "tui",
+    metric: "  the same without the code cache (a first session after install or a build)",
+    value: `${ms(uncached.wall - pty.wall)} wall, ${ms(uncached.cpu - pty.cpu)} CPU`,
+    target: "",
   });
   rows.push({
     area: "tui",
@@ -95,10 +107,17 @@ function loadsUi(args: string[], cwd: string): boolean {
 }
 
 /** Starts `hx` in a pseudo-terminal and times it until `marker` is on screen. */
-function timeToHx(marker: string): Promise<Timing> {
+function timeToHx(marker: string, options: RunOptions = {}): Promise<Timing> {
   const work = mkdtempSync(path.join(os.tmpdir(), "hx-bench-prompt-"));
   const command = `${process.execPath} ${HX_BIN} --provider openai --base-url http://127.0.0.1:9/v1 --model m -C ${work}`;
-  return timeToOutput(command, marker);
+  return timeToOutput(command, marker, options);
+}
+
+interface RunOptions {
+  /** More environment for the program. */
+  env?: Record<string, string>;
+  /** How long it keeps running after the marker before it is killed. */
+  holdMs?: number;
 }
 
 interface Timing {
@@ -108,25 +127,31 @@ interface Timing {
 }
 
 /** Runs `command` in a pseudo-terminal (util-linux script) until `marker` is printed. */
-function timeToOutput(command: string, marker: string): Promise<Timing> {
+function timeToOutput(command: string, marker: string, options: RunOptions = {}): Promise<Timing> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
-      env: { ...hxEnv({ OPENAI_API_KEY: "sk-bench", TERM: "xterm-256color", COLUMNS: "100" }) },
+      env: {
+        ...hxEnv({ OPENAI_API_KEY: "sk-bench", TERM: "xterm-256color", COLUMNS: "100", ...options.env }),
+      },
     });
     let output = "";
+    let seen = false;
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`no ${marker} within 10 s:\n${output}`));
     }, 10_000);
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8");
-      if (output.includes(marker)) {
+      if (!seen && output.includes(marker)) {
+        seen = true;
         const wall = performance.now() - start;
         const cpu = child.pid ? cpuOfDescendants(child.pid) : 0;
         clearTimeout(timer);
-        child.kill("SIGKILL");
-        resolve({ wall, cpu });
+        setTimeout(() => {
+          child.kill("SIGKILL");
+          resolve({ wall, cpu });
+        }, options.holdMs ?? 0);
       }
     });
   });

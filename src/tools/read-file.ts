@@ -100,7 +100,9 @@ function renderWindow(
   total: number | undefined,
   totalNote: string,
 ): string {
-  const body = lines.map((line, i) => formatLine(start + i, line)).join("\n");
+  // Numbers as wide as the window's last one: aligned, without cat -n's six columns per line.
+  const width = String(start + lines.length - 1).length;
+  const body = lines.map((line, i) => formatLine(start + i, width, line)).join("\n");
   const truncated = truncate(body, {
     maxChars: MAX_OUTPUT_CHARS,
     keep: "head",
@@ -114,7 +116,7 @@ function renderWindow(
   return `${body}\n[… ${total - end} more lines. Use offset=${end + 1} to continue (${totalNote}).]`;
 }
 
-function formatLine(number: number, line: WindowLine): string {
+function formatLine(number: number, width: number, line: WindowLine): string {
   let text = line.text;
   if (text.length > MAX_LINE_CHARS) {
     text = text.slice(0, MAX_LINE_CHARS);
@@ -126,5 +128,5 @@ function formatLine(number: number, line: WindowLine): string {
   } else if (line.cut) {
     text = `${text}… [line cut: ${formatCount(line.bytes - Buffer.byteLength(text))} more bytes]`;
   }
-  return `${String(number).padStart(6)}\t${text}`;
+  return `${String(number).padStart(width)}\t${text}`;
 }

@@ -132,7 +132,7 @@ export async function runToolCall(
  * `tool_call` and progress events go to `config.emit`; the conversation is not changed.
  */
 export async function runUserCall(config: AgentLoopConfig, call: ToolCall): Promise<CallResult> {
-  const prepared = await config.tools.prepare(call);
+  const prepared = await config.tools.prepare(call, config.signal);
   config.emit({ type: "tool_call", call, args: prepared.ok ? prepared.args : undefined });
   if (!prepared.ok)
     return { message: toolMessage(call, { content: prepared.error, isError: true }), blocked: false };
@@ -152,7 +152,7 @@ async function admitToolCall(
   call: ToolCall,
 ): Promise<PreparedCall | CallResult> {
   state.stats.toolCalls += 1;
-  const prepared = await config.tools.prepare(call);
+  const prepared = await config.tools.prepare(call, config.signal);
   config.emit({
     type: "tool_call",
     call,
@@ -168,11 +168,10 @@ async function admitToolCall(
     if (decision && "args" in decision) {
       // A routed call (an MCP proxy) is prepared again by the tool it names, when that one is registered.
       const name = config.tools.get(current.tool.name) ? current.tool.name : call.name;
-      const replaced = await config.tools.prepare({
-        ...call,
-        name,
-        arguments: JSON.stringify(decision.args ?? {}),
-      });
+      const replaced = await config.tools.prepare(
+        { ...call, name, arguments: JSON.stringify(decision.args ?? {}) },
+        config.signal,
+      );
       if (!replaced.ok) {
         const output = toolError(
           `the ${ext.name} extension changed the arguments and they no longer fit the tool: ${replaced.error}`,

@@ -13,7 +13,7 @@ export type LoadedToolMode = "call" | "tools";
 export interface ToolSink {
   add(tools: Iterable<Tool>): void;
   /** Asked for a called name it does not hold (see ToolResolver in tools/registry.ts). */
-  addResolver(resolver: (name: string) => Promise<Tool | undefined>): void;
+  addResolver(resolver: (name: string, signal?: AbortSignal) => Promise<Tool | undefined>): void;
 }
 
 /**

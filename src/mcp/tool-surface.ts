@@ -106,13 +106,12 @@ export function buildToolSurface(
   };
   /**
    * A tool of a server that was still starting, called by name before it was loaded (or even
-   * announced): waits for the server, then runs the tool as loaded.
+   * announced): waits for the server (or the turn's cancel), then runs the tool as loaded.
    */
-  const lateTool = async (name: string): Promise<Tool | undefined> => {
+  const lateTool = async (name: string, signal?: AbortSignal): Promise<Tool | undefined> => {
     const server = startingNames.find((candidate) => name.startsWith(serverPrefix(candidate)));
     if (server === undefined) return undefined;
-    const never = new AbortController().signal;
-    if (await waiting.whenReady(server, never)) return undefined;
+    if (await waiting.whenReady(server, signal ?? new AbortController().signal)) return undefined;
     const tool = shelf.get(name);
     if (tool) shelf.load([tool]);
     return tool;
@@ -186,7 +185,7 @@ export function buildToolSurface(
     attach(target) {
       sink = target;
       shelf.attach(target);
-      if (starting) target.addResolver((name) => lateTool(name));
+      if (starting) target.addResolver((name, signal) => lateTool(name, signal));
     },
   };
 }

@@ -31,9 +31,10 @@ export interface RejectedCall {
  */
 /**
  * Finds a tool the registry does not hold: one of an MCP server that was still starting when
- * the first request went out (it waits for the server). Undefined: no such tool.
+ * the first request went out (it waits for the server, until `signal` cancels the turn).
+ * Undefined: no such tool.
  */
-export type ToolResolver = (name: string) => Promise<Tool | undefined>;
+export type ToolResolver = (name: string, signal?: AbortSignal) => Promise<Tool | undefined>;
 
 export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
@@ -70,9 +71,10 @@ export class ToolRegistry {
     this.resolvers.push(resolver);
   }
 
-  private async resolve(name: string): Promise<Tool | undefined> {
+  private async resolve(name: string, signal?: AbortSignal): Promise<Tool | undefined> {
     for (const resolver of this.resolvers) {
-      const tool = await resolver(name);
+      if (signal?.aborted) return undefined;
+      const tool = await resolver(name, signal);
       if (tool) return tool;
     }
     return undefined;
@@ -115,9 +117,9 @@ export class ToolRegistry {
     return this.cachedSchemas;
   }
 
-  /** Looks the tool up and checks the arguments; never throws. */
-  async prepare(call: ToolCall): Promise<PreparedCall | RejectedCall> {
-    const tool = this.byName.get(call.name) ?? (await this.resolve(call.name));
+  /** Looks the tool up (a resolver's wait ends with `signal`) and checks the arguments; never throws. */
+  async prepare(call: ToolCall, signal?: AbortSignal): Promise<PreparedCall | RejectedCall> {
+    const tool = this.byName.get(call.name) ?? (await this.resolve(call.name, signal));
     if (!tool) {
       return {
         ok: false,

@@ -173,6 +173,24 @@ describe("a task that needs a server still starting", () => {
     expect(toolResultsOf(h.server.requests[2]).at(-1)).toMatch(/^Error: Unknown tool 'mcp__late__nope'/);
   });
 
+  it("a call by name that waits for a server still starting ends with the run when it is cancelled", async () => {
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      late: nodeServer(FIXTURE_SERVER, ["--slow-start", "20000"]),
+    });
+    h.server.reply().tool("mcp__late__echo", { text: "called early" });
+    h.server.reply().text("never asked");
+    const { child, done } = h.start("echo", ["--mcp-config", config, ...BYPASS]);
+    await expect.poll(() => h.server.requests.length, { timeout: 10_000 }).toBe(1);
+    // The call now waits for the server; give it a moment to be waiting, then Ctrl-C.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const cancelled = performance.now();
+    child.kill("SIGINT");
+    expect(await done).toBe(130);
+    // Not the server's 20 s start, nor the 30 s start-up limit.
+    expect(performance.now() - cancelled).toBeLessThan(5000);
+    expect(h.server.requests).toHaveLength(1);
+  });
+
   it("says why when the server it waits for fails to start", async () => {
     const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
       // Answers nothing and exits after 0.6 s: still starting when the first request goes out.

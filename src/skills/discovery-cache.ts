@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, type Stats, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BUILD_ID } from "../core/build-id.js";
+import { cacheFolder, pruneCacheFolder } from "../fs/cache-folder.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import type { Skill } from "./types.js";
 
@@ -46,7 +47,7 @@ export class SkillDiscoveryCache {
 
   /** The cache kept for one list of skill roots under `homeDir`. */
   static open(homeDir: string, roots: readonly string[], now: () => number = Date.now): SkillDiscoveryCache {
-    const cacheFile = path.join(homeDir, ".hx", "cache", `skills-${digest(roots.join("\n"))}.json`);
+    const cacheFile = path.join(cacheFolder(homeDir), `skills-${digest(roots.join("\n"))}.json`);
     return new SkillDiscoveryCache(cacheFile, readEntries(cacheFile), now);
   }
 
@@ -80,6 +81,8 @@ export class SkillDiscoveryCache {
       mkdirSync(path.dirname(this.cacheFile), { recursive: true });
       writeFileSync(temporary, JSON.stringify(data), { flag: "wx", mode: 0o600 });
       renameSync(temporary, this.cacheFile);
+      // Writes are rare (a skill changed): the moment to drop what other projects left.
+      pruneCacheFolder(path.dirname(this.cacheFile), this.now());
     } catch {
       try {
         unlinkSync(temporary);

@@ -57,6 +57,33 @@ describe("the skill discovery cache", () => {
     expect(second.skills.map((s) => s.file)).toEqual(uncached.skills.map((s) => s.file));
   });
 
+  it("a write removes what nothing wrote in the cache folder for 30 days, and keeps the rest", () => {
+    const { home, roots } = layout();
+    const folder = path.join(home, ".hx", "cache");
+    mkdirSync(folder, { recursive: true });
+    const day = 24 * 60 * 60;
+    const aged = (name: string, days: number) => {
+      const file = path.join(folder, name);
+      writeFileSync(file, "{}");
+      const when = Date.now() / 1000 - days * day;
+      utimesSync(file, when, when);
+      return name;
+    };
+    const left = aged("skills-0123456789abcdef.json", 31); // a project not opened for a month
+    const oldBuild = aged("123-456-agent-v20.20.2-x64-00000000.bin", 40);
+    const recent = aged("skills-fedcba9876543210.json", 29);
+    const ownCode = aged("789-012-session-v20.20.2-x64-00000000.bin", 2);
+    discover(home, roots);
+    const names = readdirSync(folder);
+    expect(names).not.toContain(left);
+    expect(names).not.toContain(oldBuild);
+    expect(names).toEqual(expect.arrayContaining([recent, ownCode, path.basename(cacheFile(home))]));
+    // Nothing is written when nothing changed, so nothing is pruned either.
+    const again = aged("skills-aaaaaaaaaaaaaaaa.json", 60);
+    discover(home, roots);
+    expect(readdirSync(folder)).toContain(again);
+  });
+
   it("reads a file again once it changed, even to the same size and modification time", () => {
     const { root, home, roots } = layout();
     discover(home, roots);

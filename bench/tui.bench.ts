@@ -7,6 +7,7 @@ import path from "node:path";
 import { coverageEnv, ranPackage, ranSources } from "../test/support/ran-sources.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { median, ms } from "./measure.js";
+import { terminalPromptRows } from "./terminal-prompt.js";
 import type { BenchRow } from "./types.js";
 
 const RUNS = 7;
@@ -63,6 +64,8 @@ export async function run(): Promise<BenchRow[]> {
     value: `${ms(status.wall - pty.wall)} wall, ${ms(status.cpu - pty.cpu)} CPU`,
     target: "",
   });
+
+  rows.push(...terminalPromptRows());
 
   const work = mkdtempSync(path.join(os.tmpdir(), "hx-bench-tui-"));
   const script = path.join(work, "script.json");

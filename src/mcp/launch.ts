@@ -21,6 +21,7 @@ import { sandboxedLauncher } from "./server-launcher.js";
 import { resolveServerSandbox, withPackageCaches } from "./server-sandbox.js";
 import type { McpSettings, McpSettingsFragment } from "./settings.js";
 import type { McpConfiguration } from "./sources.js";
+import { ServerStartTimes } from "./start-times.js";
 import type { SurfaceSettings } from "./tool-surface.js";
 
 /** Defaults of `mcp` in settings (see docs/mcp.md). */
@@ -154,6 +155,7 @@ export function launchMcp(options: McpSetupOptions, config: McpConfiguration): M
     startupTimeoutMs: numberFrom(env.MCP_TIMEOUT) ?? MCP_DEFAULTS.startupTimeoutMs,
     launch: sandboxedLauncher({ policy, sandbox, groups, warn: (text) => notify("warn", text) }),
     notify,
+    startTimes: ServerStartTimes.open(home),
   });
   manager.start();
   const toolTimeout = numberFrom(env.MCP_TOOL_TIMEOUT) ?? mcp.toolTimeoutMs;

@@ -3,6 +3,7 @@ import type { McpClientFeatures } from "./client-features.js";
 import { describeEntry, type McpServerDefinition, resolveTransport } from "./config.js";
 import { type ConnectionAuth, type ConnectionEvent, McpConnection } from "./connection.js";
 import type { ServerLauncher } from "./server-launcher.js";
+import { type ServerStartTimes, serverStartKey } from "./start-times.js";
 
 /** One configured server and what became of it. */
 export interface McpServerState {
@@ -30,6 +31,8 @@ export interface McpManagerOptions {
   maxMessageBytes?: number;
   /** A line for the user: a server failed, died, was restarted. */
   notify?: (level: "info" | "warn", text: string) => void;
+  /** How long each server took to start last time (`waitForStart` skips the wait for a slow one). */
+  startTimes?: ServerStartTimes;
 }
 
 /**
@@ -106,14 +109,25 @@ export class McpManager {
   /**
    * Waits until every started server is ready or failed, or `boundMs` passed since it was
    * started: servers start before the session is assembled, and the time that took (on a busy
-   * machine, with the servers booting beside it) counts against the bound.
+   * machine, with the servers booting beside it) counts against the bound. A server that took
+   * longer than `boundMs` to start last time is not waited for at all.
    */
   async waitForStart(boundMs?: number): Promise<void> {
     await Promise.all(
-      this.connections().map((c) =>
-        c.whenSettled(boundMs === undefined ? undefined : Math.max(0, boundMs - c.sinceStart())),
-      ),
+      this.states.map((state) => {
+        const c = state.connection;
+        if (!c) return undefined;
+        if (boundMs === undefined) return c.whenSettled();
+        const last = this.options.startTimes?.expected(this.startKey(state));
+        return c.whenSettled(
+          last !== undefined && last > boundMs ? 0 : Math.max(0, boundMs - c.sinceStart()),
+        );
+      }),
     );
+  }
+
+  private startKey(state: McpServerState): string {
+    return serverStartKey(state.definition.name, describeEntry(state.definition.entry), this.options.cwd);
   }
 
   connections(): McpConnection[] {
@@ -123,11 +137,20 @@ export class McpManager {
   async close(): Promise<void> {
     process.off("exit", this.onExit);
     this.exitHandlerSet = false;
+    // A server closed before it was ready takes at least this long (never less than last time).
+    for (const state of this.states) {
+      const c = state.connection;
+      if (c?.status === "starting")
+        this.options.startTimes?.recordAtLeast(this.startKey(state), c.sinceStart());
+    }
+    this.options.startTimes?.save();
     await Promise.all(this.connections().map((c) => c.close()));
   }
 
   private report(name: string, event: ConnectionEvent): void {
     const state = this.states.find((s) => s.definition.name === name);
+    if (event.type === "ready" && state?.connection)
+      this.options.startTimes?.record(this.startKey(state), state.connection.sinceStart());
     if (event.type === "restarted") {
       this.options.notify?.("warn", `MCP server '${name}' exited and was restarted.`);
     } else if (event.type === "failed" && state?.connection?.needsLogin) {

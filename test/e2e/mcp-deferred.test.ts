@@ -1,9 +1,11 @@
 // Two-layer loading of MCP tools through the real `hx`: 200 tools cost their catalog lines
 // until the model loads the few it needs; servers that are late join without holding back
 // the first request.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_SERVER, loggedMessages, nodeServer, writeMcpConfig } from "../support/mcp.js";
+import { tempDir } from "../support/temp-dir.js";
 import { BYPASS } from "../support/wire.js";
 import { messagesOf, toolNamesOf, toolResultsOf, useHarness, writeSettings } from "./harness-support.js";
 
@@ -189,6 +191,30 @@ describe("a task that needs a server still starting", () => {
     // Not the server's 20 s start, nor the 30 s start-up limit.
     expect(performance.now() - cancelled).toBeLessThan(5000);
     expect(h.server.requests).toHaveLength(1);
+  });
+
+  it("does not hold the first request for a server that took longer than startupWait last time", async () => {
+    writeSettings(h.work, { mcp: { startupWait: 1000 } });
+    const home = tempDir("hx-home-");
+    const config = writeMcpConfig(path.join(h.work, "mcp.json"), {
+      late: nodeServer(FIXTURE_SERVER, ["--slow-start", "2500"]),
+    });
+    const firstRequestAfter = async () => {
+      h.server.reply().text("done");
+      const before = h.server.requests.length;
+      const started = performance.now();
+      const run = await h.agent("hi", ["--mcp-config", config, ...BYPASS], { env: { HOME: home } });
+      expect(run.code, run.stderr).toBe(0);
+      return h.server.requests[before].receivedAt - started;
+    };
+    // First run: nothing known, the request waits the whole second for the server.
+    expect(await firstRequestAfter()).toBeGreaterThanOrEqual(1000);
+    const times = JSON.parse(readFileSync(path.join(home, ".hx", "cache", "mcp-start-times.json"), "utf8"));
+    expect(Object.values(times)).toEqual([expect.any(Number)]);
+    expect(Object.values(times)[0]).toBeGreaterThanOrEqual(1000);
+    // Next run: it is known not to make it, so the request goes at once; it stays announced as starting.
+    expect(await firstRequestAfter()).toBeLessThan(800);
+    expect(messagesOf(h.server.requests.at(-1)!)[0].content).toContain("# MCP servers still starting\nlate:");
   });
 
   it("says why when the server it waits for fails to start", async () => {

@@ -293,6 +293,7 @@ export class McpConnection {
     launching?.catch(() => {}); // awaited below, after the SDK import
     const sdk = await import("@modelcontextprotocol/sdk/client/index.js");
     const proc = await launching;
+    await this.abandonIfClosing();
     const makeClient = async () => {
       const made = new sdk.Client(
         { name: "hx", version: this.options.clientVersion },
@@ -313,6 +314,7 @@ export class McpConnection {
           this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
         )
       : await this.createRemoteTransport(this.config.type === "sse" ? "sse" : "http");
+    await this.abandonIfClosing();
     try {
       await withTimeout(client.connect(this.transport, { timeout }), timeout, "did not finish starting");
     } catch (error) {
@@ -661,6 +663,17 @@ export class McpConnection {
     this.resolveReady();
     this.options.onEvent?.({ type: "failed", error: this.error, crashed });
     void this.disconnect();
+  }
+
+  /**
+   * `close()` came while `connect()` awaited (the launcher, the SDK's import): what was made
+   * since is stopped, or a server spawned after the close would run, and keep hx alive, until
+   * its start-up timeout.
+   */
+  private async abandonIfClosing(): Promise<void> {
+    if (!this.closing) return;
+    await this.disconnect();
+    throw new Error("closed while starting");
   }
 
   private async disconnect(): Promise<void> {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { McpTransportConfig } from "../../src/mcp/config.js";
 import { type ConnectionEvent, McpCallError, McpConnection } from "../../src/mcp/connection.js";
 import { toToolOutput } from "../../src/mcp/results.js";
+import { ServerProcess } from "../../src/mcp/server-process.js";
 import {
   EVERYTHING,
   FIXTURE_SERVER,
@@ -213,3 +214,31 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+describe("McpConnection closed while it starts", () => {
+  it("stops the server a launcher still at work starts after the close (hx would wait for its start-up timeout)", async () => {
+    let started: ServerProcess | undefined;
+    const config = stdio(FIXTURE_SERVER, ["--slow-start", "5000"]);
+    const c = new McpConnection("slow", config, {
+      cwd: os.tmpdir(),
+      clientVersion: "test",
+      startupTimeoutMs: 15_000,
+      // A launcher that waits (the sandbox's probe on a busy machine) before it spawns.
+      launch: async ({ config: entry, cwd, onStderr }) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        started = new ServerProcess(entry.command, entry.args ?? [], {
+          env: { PATH: process.env.PATH ?? "" },
+          cwd,
+          onStderr,
+        });
+        return started;
+      },
+    });
+    const ready = c.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await c.close();
+    await ready;
+    expect(c.status).toBe("closed");
+    await expect.poll(() => started !== undefined && !started.running, { timeout: 3000 }).toBe(true);
+  });
+});

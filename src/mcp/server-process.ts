@@ -32,6 +32,8 @@ export class ServerProcess {
   private readonly exited: Promise<void>;
   /** performance.now() of hx's last write to the server's stdin. */
   private lastWriteAt = Number.NEGATIVE_INFINITY;
+  /** Whether the server has sent anything: one still booting has nothing of hx's to read before it stops. */
+  private answered = false;
   /** True once the program runs, false when it could not be started. */
   private readonly spawned: Promise<boolean>;
 
@@ -98,8 +100,9 @@ export class ServerProcess {
 
   /**
    * Stdin closed and SIGTERM to the group, the SIGTERM held back only while hx wrote less than
-   * 50 ms ago (time to read what was last written, such as a `notifications/cancelled`; a
-   * server that exits on end of input goes sooner, unsignalled); SIGKILL to the group after a
+   * 50 ms ago to a server that has answered (time to read what was last written, such as a
+   * `notifications/cancelled`; a server that exits on end of input goes sooner, unsignalled;
+   * one still booting, with only `initialize` to read, at once); SIGKILL to the group after a
    * 0.5 s grace. Done when the server's process has exited: hx waits for no pipe a child of
    * it still holds (the group signal reaches those too).
    */
@@ -107,7 +110,7 @@ export class ServerProcess {
     if (this.child.pid === undefined) return;
     this.child.stdin?.end();
     if (!this.running) return;
-    const grace = READ_GRACE_MS - (performance.now() - this.lastWriteAt);
+    const grace = this.answered ? READ_GRACE_MS - (performance.now() - this.lastWriteAt) : 0;
     if (grace > 0 && (await settles(this.exited, grace))) return;
     this.signal("SIGTERM");
     if (await settles(this.exited, 500)) return;
@@ -124,6 +127,7 @@ export class ServerProcess {
         if (!(await proc.spawned) && proc.spawnError) throw proc.spawnError;
         if (!proc.running) throw new Error(`exited at once (${proc.describeExit()})`);
         proc.child.stdout?.on("data", (chunk: Buffer) => {
+          proc.answered = true;
           for (const event of reader.push(chunk)) {
             if (event.type === "message") transport.onmessage?.(event.message);
             else if (event.type === "error") transport.onerror?.(event.error);

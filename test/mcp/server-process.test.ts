@@ -72,6 +72,18 @@ describe("ServerProcess.stop", () => {
     expect(stderrOf(proc)).toContain("notifications/cancelled");
   });
 
+  it("sends SIGTERM at once, right after a write, to a server that never answered (still booting)", async () => {
+    const proc = serve(`process.stdin.resume(); setInterval(() => {}, 1000);`);
+    const transport = proc.transport(FRAMING, 1024 * 1024);
+    await transport.start();
+    const signal = vi.spyOn(proc, "signal");
+    await transport.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} });
+    const stopping = proc.stop();
+    expect(signal.mock.calls).toEqual([["SIGTERM"]]);
+    await stopping;
+    expect(proc.exitSignal).toBe("SIGTERM");
+  });
+
   it("kills a server that ignores stdin closing and SIGTERM", async () => {
     const proc = serve(
       `process.on("SIGTERM", () => {}); process.stdin.resume(); setInterval(() => {}, 1000); process.stdout.write("ready");`,

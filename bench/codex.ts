@@ -22,13 +22,32 @@ export function codexVersion(): string | undefined {
 
 const toml = (value: unknown) => JSON.stringify(value);
 
+/**
+ * Codex's settings for a bench run: no update check, analytics or plugin sync (nothing leaves
+ * 127.0.0.1, checked with strace), and the model provider at `baseUrl` over the Responses API.
+ */
+export function codexConfigArgs(baseUrl: string): string[] {
+  const provider = `model_providers.hxbench={name="hxbench",base_url=${toml(baseUrl)},wire_api="responses",env_key="OPENAI_API_KEY"}`;
+  return [
+    "-c",
+    "check_for_update_on_startup=false",
+    "-c",
+    "analytics.enabled=false",
+    "-c",
+    "features.plugins=false",
+    "-c",
+    'model_provider="hxbench"',
+    "-c",
+    provider,
+  ];
+}
+
 /** `codex exec "hi"` in `work` against `server`, with these MCP servers. */
 export function codexExecArgs(
   server: FakeModelServer,
   work: string,
   mcp: Record<string, CodexMcpServer> = {},
 ): string[] {
-  const provider = `model_providers.hxbench={name="hxbench",base_url=${toml(`${server.url}/v1`)},wire_api="responses",env_key="OPENAI_API_KEY"}`;
   const servers = Object.entries(mcp).flatMap(([name, entry]) => {
     const env = Object.entries(entry.env ?? {}).map(([key, value]) => `${key}=${toml(value)}`);
     const fields = [`command=${toml(entry.command)}`, `args=[${entry.args.map(toml).join(",")}]`];
@@ -40,17 +59,7 @@ export function codexExecArgs(
     "--skip-git-repo-check",
     "-C",
     work,
-    // No update check, analytics or plugin sync: nothing leaves 127.0.0.1 (checked with strace).
-    "-c",
-    "check_for_update_on_startup=false",
-    "-c",
-    "analytics.enabled=false",
-    "-c",
-    "features.plugins=false",
-    "-c",
-    'model_provider="hxbench"',
-    "-c",
-    provider,
+    ...codexConfigArgs(`${server.url}/v1`),
     ...servers,
     "-m",
     "bench",

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
-import { codexVersion } from "./codex.js";
+import { codexConfigArgs, codexVersion } from "./codex.js";
 import { median, ms } from "./measure.js";
 import type { BenchRow } from "./types.js";
 
@@ -88,26 +88,9 @@ function programs(base: string): Program[] {
       path.join(home, ".codex", "config.toml"),
       `[projects.${JSON.stringify(work)}]\ntrust_level = "trusted"\n`,
     );
-    const provider = `model_providers.hxbench={name="hxbench",base_url="http://127.0.0.1:9/v1",wire_api="responses",env_key="OPENAI_API_KEY"}`;
     found.push({
       name: "Codex",
-      command: [
-        "codex",
-        "-C",
-        work,
-        "-c",
-        "check_for_update_on_startup=false",
-        "-c",
-        "analytics.enabled=false",
-        "-c",
-        "features.plugins=false",
-        "-c",
-        'model_provider="hxbench"',
-        "-c",
-        provider,
-        "-m",
-        "bench",
-      ],
+      command: ["codex", "-C", work, ...codexConfigArgs("http://127.0.0.1:9/v1"), "-m", "bench"],
       env: { ...clean, HOME: home },
       marker: "Ask Codex to do anything",
     });

@@ -45,8 +45,20 @@ export async function peakRssOnce(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<number | undefined> {
+  return (await usageOnce(command, args, options))?.rssBytes;
+}
+
+/**
+ * Peak RSS (bytes) and CPU time (user + system, ms, GNU time's 10 ms resolution) of one run of
+ * a command and what it waited for; undefined when it failed.
+ */
+export async function usageOnce(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<{ rssBytes: number; cpuMs: number } | undefined> {
   // Asynchronous: a fake server answering the command may live in this process.
-  const child = spawn("/usr/bin/time", ["-f", "%M", command, ...args], {
+  const child = spawn("/usr/bin/time", ["-f", "%M %U %S", command, ...args], {
     ...options,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -55,6 +67,7 @@ export async function peakRssOnce(
     stderr += chunk;
   });
   const code = await new Promise((resolve) => child.on("close", resolve));
-  const kb = Number(stderr.trim().split("\n").at(-1));
-  return code === 0 && Number.isFinite(kb) ? kb * 1024 : undefined;
+  const [kb, user, system] = (stderr.trim().split("\n").at(-1) ?? "").split(" ").map(Number);
+  if (code !== 0 || ![kb, user, system].every(Number.isFinite)) return undefined;
+  return { rssBytes: kb * 1024, cpuMs: (user + system) * 1000 };
 }

@@ -59,7 +59,7 @@ export function writeTaskProject(project: string): void {
  * the next `reads` read files, the last answers. The step is the number of tool results the
  * request carries, so retries or extra requests do not shift the script.
  */
-export function scriptTask(server: FakeModelServer, project: string, tools: TaskTools, reads: number): void {
+function scriptTask(server: FakeModelServer, project: string, tools: TaskTools, reads: number): void {
   server.replyWith((request, reply) => {
     const step = (request.body?.messages ?? []).filter((m: { role: string }) => m.role === "tool").length;
     if (step === 0) {

@@ -16,12 +16,14 @@ import {
 } from "../test/support/fake-model-server.js";
 import { HX_BIN, hxEnv } from "../test/support/run-hx.js";
 import { codexExecArgs } from "./codex.js";
-import { median, ms, pairedRatio, peakRssOnce, timedSpawn, times } from "./measure.js";
+import { median, ms, pairedRatio, timedSpawn, times, usageOnce } from "./measure.js";
 import { HX_TASK_TOOLS, PI_TASK_TOOLS, runTask, type TaskTools, writeTaskProject } from "./peers-tasks.js";
 import { writeSkills } from "./skill-files.js";
 import type { BenchRow } from "./types.js";
 
 const ROUNDS = Number(process.env.HX_BENCH_PEER_ROUNDS ?? 7);
+/** Runs under GNU time per harness, for peak RSS and CPU. */
+const USAGE_RUNS = 3;
 const MB = 1024 * 1024;
 
 interface Runner {
@@ -224,8 +226,8 @@ export async function run(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     for (const runner of all) {
       const { command, args, env } = runner.turn(work);
-      const rss = failed.has(runner) ? undefined : await peakRssOnce(command, args, { env, cwd: work });
-      rows.push(...runnerRows(runner, samples.get(runner)!, baseline, failed.has(runner), rss));
+      const usage = failed.has(runner) ? undefined : await medianUsage(command, args, { env, cwd: work });
+      rows.push(...runnerRows(runner, samples.get(runner)!, baseline, failed.has(runner), usage));
     }
     const project = path.join(base, "task");
     writeTaskProject(project);
@@ -243,7 +245,7 @@ function runnerRows(
   s: Samples,
   baseline: number[],
   failed: boolean,
-  rss: number | undefined,
+  usage: { rssBytes: number; cpuMs: number } | undefined,
 ): BenchRow[] {
   const label = `${runner.name} (${runner.version})`;
   if (failed)
@@ -259,8 +261,8 @@ function runnerRows(
     },
     {
       area: "peers",
-      metric: "  spawn → first request; last byte → exit; peak RSS; system prompt + tools of its request",
-      value: `${ms(median(s.first))}; ${ms(median(s.linger))}; ${rss === undefined ? "n/a" : `${(rss / MB).toFixed(0)} MB`}; ${median(s.chars).toLocaleString("en-US")} chars`,
+      metric: `  spawn → first request; last byte → exit; peak RSS and CPU (user + system, median of ${USAGE_RUNS}); system prompt + tools of its request`,
+      value: `${ms(median(s.first))}; ${ms(median(s.linger))}; ${usage === undefined ? "n/a" : `${(usage.rssBytes / MB).toFixed(0)} MB, ${ms(usage.cpuMs)} CPU`}; ${median(s.chars).toLocaleString("en-US")} chars`,
       target: "",
     },
   ];
@@ -332,3 +334,18 @@ function taskRows(results: Map<Runner, TaskResult | undefined>): BenchRow[] {
 }
 
 const num = (value: number) => value.toLocaleString("en-US");
+
+/** The median peak RSS and CPU of a few one-turn runs; undefined when one failed. */
+async function medianUsage(
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string },
+) {
+  const runs: Array<{ rssBytes: number; cpuMs: number }> = [];
+  for (let i = 0; i < USAGE_RUNS; i++) {
+    const usage = await usageOnce(command, args, options);
+    if (!usage) return undefined;
+    runs.push(usage);
+  }
+  return { rssBytes: median(runs.map((r) => r.rssBytes)), cpuMs: median(runs.map((r) => r.cpuMs)) };
+}

@@ -2,7 +2,7 @@ import { readdirSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 
 /** A file in the cache folder that nothing wrote for this long is removed. */
-export const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** `~/.hx/cache`: what hx computed and can compute again (skill discovery, V8's code cache). */
 export function cacheFolder(homeDir: string): string {

@@ -58,10 +58,7 @@ export class Placeholders {
       }
       const dir = this.folderFor(entry.path);
       try {
-        this.openFolder(dir, entry.path);
-        this.sequence += 1;
-        const marker = path.join(dir, `${process.pid}-${this.sequence}`);
-        closeSync(openSync(marker, "w"));
+        const marker = this.mark(dir, entry.path);
         this.holds.set(entry.path, { count: 1, marker, dir });
         makeStandIn(entry, dir);
         held.push({ entry, dir, counted: true });
@@ -91,12 +88,26 @@ export class Placeholders {
     };
   }
 
-  /** The registry folder for `target`, made (with the file naming it) on its first use. */
-  private openFolder(dir: string, target: string): void {
+  /**
+   * Leaves this process's marker in the registry folder for `target`, made (with the file
+   * naming it) on its first use; made again when another hx's sweep removed it meanwhile.
+   */
+  private mark(dir: string, target: string): string {
+    this.sequence += 1;
+    const marker = path.join(dir, `${process.pid}-${this.sequence}`);
     const name = path.join(dir, "path");
-    if (existsSync(name)) return;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(name, target);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (attempt > 0 || !existsSync(name)) {
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(name, target);
+        }
+        closeSync(openSync(marker, "w"));
+        return marker;
+      } catch (error) {
+        if (attempt > 0) throw error;
+      }
+    }
   }
 
   /** Gives up this process's hold on `target`: its marker goes, and the stand-in when nobody else holds it. */

@@ -259,7 +259,7 @@ function headlessDenial(
     case "protected":
       return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). Run hx in a terminal to approve it, or make the change yourself.`;
     case "unclear":
-      return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). Write it as plain commands with literal words (no $(…), variables, globs or here-documents), or run hx in a terminal to approve it.`;
+      return `Permission denied: ${reason}, and there is no terminal to ask (${label} was not run). Write it as plain commands with literal words that write only inside the workspace (no $(…), variables, globs, here-documents or redirections outside it), or run hx in a terminal to approve it.`;
     default: {
       const mode = target.effect === "write" ? "acceptEdits" : "bypassPermissions";
       const rules = alwaysRules.length > 0 ? [...alwaysRules] : [ruleFor(target)];

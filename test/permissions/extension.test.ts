@@ -52,6 +52,18 @@ describe("permission extension in the loop", () => {
     expect(result.stats.toolCalls).toBe(1);
   });
 
+  it("without an asker, a command it cannot read as plain is denied with what to write instead", async () => {
+    const { root, extension } = setup({});
+    const tools = fakeBaseTools();
+    const model = new ScriptedProvider([callBash("echo x > /etc/hx-marker"), { text: "done" }]);
+    const { messages } = await runLoop({ provider: model, tools, extensions: [extension], root });
+    const [denial] = toolResults(messages);
+    expect(denial).toContain("a redirection outside the workspace (/etc/hx-marker)");
+    expect(denial).toContain("write only inside the workspace");
+    expect(denial).toContain("run hx in a terminal to approve it");
+    expect(tools[0].calls).toHaveLength(0);
+  });
+
   it("a headless decision resolves immediately (no timer, no input)", async () => {
     const { extension } = setup({});
     const tool = fakeBaseTools()[2];

@@ -44,11 +44,16 @@ export interface SandboxedLauncherOptions {
 export function sandboxedLauncher(options: SandboxedLauncherOptions): ServerLauncher {
   let warned = false;
   const start = (
-    launch: Pick<SandboxLaunch, "file" | "args" | "env" | "release">,
+    launch: Pick<SandboxLaunch, "file" | "args" | "env" | "release" | "inheritFiles">,
     cwd: string,
     onStderr: (text: string) => void,
   ): ServerProcess => {
-    const proc = new ServerProcess(launch.file, launch.args, { env: launch.env, cwd, onStderr });
+    const proc = new ServerProcess(launch.file, launch.args, {
+      env: launch.env,
+      cwd,
+      onStderr,
+      inheritFiles: launch.inheritFiles,
+    });
     const pgid = proc.pid;
     if (pgid !== undefined) {
       options.groups.add(pgid);
@@ -75,7 +80,7 @@ export function sandboxedLauncher(options: SandboxedLauncherOptions): ServerLaun
       }
       early.discard();
     }
-    let launch: Pick<SandboxLaunch, "file" | "args" | "env" | "release"> = {
+    let launch: Pick<SandboxLaunch, "file" | "args" | "env" | "release" | "inheritFiles"> = {
       file: config.command,
       args: config.args,
       env,

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { withInheritedFiles } from "../process/inherited-files.js";
 import type { ServerPlacement } from "./server-sandbox.js";
 import { LineReader, OVERSIZED_MESSAGE_CODE } from "./stdio-lines.js";
 
@@ -40,15 +41,23 @@ export class ServerProcess {
   constructor(
     command: string,
     args: string[],
-    options: { env: Record<string, string>; cwd: string; onStderr: (text: string) => void },
+    options: {
+      env: Record<string, string>;
+      cwd: string;
+      onStderr: (text: string) => void;
+      /** Opened as the child's fds 3 onward (the sandbox's seccomp filter). */
+      inheritFiles?: readonly string[];
+    },
   ) {
-    this.child = spawn(command, args, {
-      env: options.env,
-      cwd: options.cwd,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      windowsHide: true,
-    });
+    this.child = withInheritedFiles(options.inheritFiles, (fds) =>
+      spawn(command, args, {
+        env: options.env,
+        cwd: options.cwd,
+        stdio: ["pipe", "pipe", "pipe", ...fds],
+        detached: true,
+        windowsHide: true,
+      }),
+    );
     this.spawned = new Promise((resolve) => {
       this.child.once("spawn", () => resolve(true));
       this.child.once("error", (error) => {

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { errorMessage } from "../core/error-message.js";
+import { withInheritedFiles } from "./inherited-files.js";
 import { OutputBuffer } from "./output-buffer.js";
 import { killTagged, PROCESS_TAG_VARIABLE, type ProcessGroups } from "./process-groups.js";
 import type { SpillFile } from "./spill-file.js";
@@ -77,20 +77,18 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     const tag = spec.sweepEscaped && spec.groups ? spec.groups.nextTag() : undefined;
     const env = tag ? { ...spec.env, [PROCESS_TAG_VARIABLE]: tag } : spec.env;
     let child: ReturnType<typeof spawn>;
-    const inherited: number[] = [];
     try {
-      for (const file of spec.inheritFiles ?? []) inherited.push(openSync(file, "r"));
-      child = spawn(spec.file, [...spec.args], {
-        cwd: spec.cwd,
-        env,
-        detached: true,
-        stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...inherited],
-      });
+      child = withInheritedFiles(spec.inheritFiles, (fds) =>
+        spawn(spec.file, [...spec.args], {
+          cwd: spec.cwd,
+          env,
+          detached: true,
+          stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...fds],
+        }),
+      );
     } catch (error) {
       resolve(result({ kind: "spawn-error", message: errorMessage(error) }));
       return;
-    } finally {
-      for (const fd of inherited) closeSync(fd);
     }
     const pgid = child.pid;
     if (pgid !== undefined) spec.groups?.add(pgid);

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { withInheritedFiles } from "../process/inherited-files.js";
 import type { CommandSandbox } from "./types.js";
 
 /** What a command sees of its own privileges inside the sandbox, as `hx doctor` reports it. */
@@ -36,13 +37,11 @@ export async function inspectSandbox(
   if ("refused" in launch) return undefined;
   const out = await new Promise<string | undefined>((resolve) => {
     let text = "";
-    const child = spawn(launch.file, launch.args, {
-      cwd,
-      env: launch.env,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    const child = withInheritedFiles(launch.inheritFiles, (fds) =>
+      spawn(launch.file, launch.args, { cwd, env: launch.env, stdio: ["ignore", "pipe", "ignore", ...fds] }),
+    );
     const timer = setTimeout(() => child.kill("SIGKILL"), INSPECT_TIMEOUT_MS);
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       text += chunk.toString("utf8");
     });
     child.on("error", () => resolve(undefined));

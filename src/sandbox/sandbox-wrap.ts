@@ -46,8 +46,6 @@ export interface BubblewrapRequest extends WrapRequest {
   userNamespace: boolean;
   /** The seccomp filter's file, where hx has one for this machine. */
   filter: string | undefined;
-  /** The caller opens `inheritFiles` as fds 3 onward itself: no shell needed to open the filter. */
-  inheritsFiles: boolean;
   /** The allow-list's network namespace, entered with nsenter. */
   bridge?: NetBridge;
   /** Hosts the allow-list refused since the command started. */
@@ -56,8 +54,7 @@ export interface BubblewrapRequest extends WrapRequest {
 
 /**
  * bubblewrap: stand-ins hold protected paths that do not exist yet; the seccomp filter is
- * handed over as fd 3 (opened by the caller where it can, else by a sh that then becomes
- * bwrap, ~0.7 ms more per launch); in the allow-list's namespace
+ * handed over as fd 3, which the launcher opens (`inheritFiles`); in the allow-list's namespace
  * already, the command gets no network namespace of its own, the proxy is its only way out.
  */
 export function wrapForBubblewrap(request: BubblewrapRequest): SandboxLaunch {
@@ -75,10 +72,7 @@ export function wrapForBubblewrap(request: BubblewrapRequest): SandboxLaunch {
   };
   const { filter, command } = request;
   const inner = filter ? bwrapArgs({ ...plan, seccompFd: 3 }, command) : bwrapArgs(plan, command);
-  const opener = filter && !request.inheritsFiles;
-  const launcher = opener
-    ? ["/bin/sh", "-c", 'exec 3<"$1" && shift && exec "$@"', "hx-sandbox", filter, request.program, ...inner]
-    : [request.program, ...inner];
+  const launcher = [request.program, ...inner];
   const [launchFile, ...launchArgs] = bridge
     ? [bridge.nsenter, ...bridge.enterArgs, "--", ...launcher]
     : launcher;
@@ -88,7 +82,7 @@ export function wrapForBubblewrap(request: BubblewrapRequest): SandboxLaunch {
     env: { ...request.env, TMPDIR: "/tmp", ...(bridge ? proxyEnvironment(bridge.port) : {}) },
     sandboxed: true,
     release: held.release,
-    ...(filter && !opener ? { inheritFiles: [filter] } : {}),
+    ...(filter ? { inheritFiles: [filter] } : {}),
     ...(request.refusedSince ? { refusedHosts: request.refusedSince } : {}),
   };
 }

@@ -305,7 +305,7 @@ class SessionSandbox {
     backend: Backend,
     file: string,
     args: readonly string[],
-    { cwd, env, inheritsFiles }: LaunchOptions,
+    { cwd, env }: LaunchOptions,
     bridge?: NetBridge,
   ): SandboxLaunch {
     const { options } = this;
@@ -331,7 +331,6 @@ class SessionSandbox {
       visible: [this.home, options.workspaceRoot, cwd],
       userNamespace: backend.userNamespace !== false,
       filter: this.files.filter(!this.network),
-      inheritsFiles: inheritsFiles === true,
       bridge,
       ...(mark !== undefined ? { refusedSince: () => gate?.refusedSince(mark) ?? [] } : {}),
     });

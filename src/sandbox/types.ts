@@ -60,19 +60,16 @@ export interface SandboxLaunch {
   /** Hosts the network proxy refused while this command ran (allow-list only). */
   refusedHosts?: () => string[];
   /**
-   * Files the caller opens read-only and hands the child as fds 3, 4, … (bubblewrap reads its
-   * seccomp filter from fd 3). Set only for a caller that said `inheritsFiles`; other launches
-   * have a shell open them first.
+   * Files the launcher opens read-only and hands the child as fds 3, 4, … (bubblewrap reads its
+   * seccomp filter from fd 3): `withInheritedFiles` in src/process/inherited-files.ts.
    */
   inheritFiles?: string[];
 }
 
-/** Where and how one command is launched. */
+/** Where one command is launched. */
 export interface LaunchOptions {
   cwd: string;
   env: Record<string, string>;
-  /** The caller can open `SandboxLaunch.inheritFiles` as the child's fds 3 onward (runProcess can). */
-  inheritsFiles?: boolean;
 }
 
 /** A launch refused because the sandbox is required and cannot start; `message` is for the model and the user. */

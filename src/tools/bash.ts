@@ -260,5 +260,5 @@ async function launchFor(
 ): Promise<SandboxLaunch | { refused: string }> {
   if (!sandbox)
     return { file: "bash", args: ["-c", script], env, sandboxed: false, release: () => undefined };
-  return sandbox.launch("bash", ["-c", script], { cwd, env, inheritsFiles: true });
+  return sandbox.launch("bash", ["-c", script], { cwd, env });
 }

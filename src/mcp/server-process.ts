@@ -5,7 +5,7 @@ import { withInheritedFiles } from "../process/inherited-files.js";
 import type { ServerPlacement } from "./server-sandbox.js";
 import { LineReader, OVERSIZED_MESSAGE_CODE } from "./stdio-lines.js";
 
-/** How long after hx's last write a stopping server may still read it, before SIGTERM. */
+/** How long after hx cancelled a call a stopping server may still read the cancellation, before SIGTERM. */
 const READ_GRACE_MS = 50;
 /** The SDK's stdio framing (newline-delimited JSON-RPC), handed in once the SDK is loaded. */
 export interface StdioFraming {
@@ -32,9 +32,8 @@ export class ServerProcess {
   /** The server's own process has exited (its pipes may still be open in what it started). */
   private readonly exited: Promise<void>;
   /** performance.now() of hx's last write to the server's stdin. */
-  private lastWriteAt = Number.NEGATIVE_INFINITY;
-  /** Whether the server has sent anything: one still booting has nothing of hx's to read before it stops. */
-  private answered = false;
+  /** When hx last wrote a `notifications/cancelled` (what a stopping server should still read). */
+  private lastCancelAt = Number.NEGATIVE_INFINITY;
   /** True once the program runs, false when it could not be started. */
   private readonly spawned: Promise<boolean>;
 
@@ -108,10 +107,10 @@ export class ServerProcess {
   }
 
   /**
-   * Stdin closed and SIGTERM to the group, the SIGTERM held back only while hx wrote less than
-   * 50 ms ago to a server that has answered (time to read what was last written, such as a
-   * `notifications/cancelled`; a server that exits on end of input goes sooner, unsignalled;
-   * one still booting, with only `initialize` to read, at once); SIGKILL to the group after a
+   * Stdin closed and SIGTERM to the group, the SIGTERM held back only while hx cancelled a
+   * call less than 50 ms ago (time to read the `notifications/cancelled`; a server that exits
+   * on end of input goes sooner, unsignalled; requests it answered were read, and one it did
+   * not answer is abandoned anyway); SIGKILL to the group after a
    * 0.5 s grace. Done when the server's process has exited: hx waits for no pipe a child of
    * it still holds (the group signal reaches those too).
    */
@@ -119,7 +118,7 @@ export class ServerProcess {
     if (this.child.pid === undefined) return;
     this.child.stdin?.end();
     if (!this.running) return;
-    const grace = this.answered ? READ_GRACE_MS - (performance.now() - this.lastWriteAt) : 0;
+    const grace = READ_GRACE_MS - (performance.now() - this.lastCancelAt);
     if (grace > 0 && (await settles(this.exited, grace))) return;
     this.signal("SIGTERM");
     if (await settles(this.exited, 500)) return;
@@ -136,7 +135,6 @@ export class ServerProcess {
         if (!(await proc.spawned) && proc.spawnError) throw proc.spawnError;
         if (!proc.running) throw new Error(`exited at once (${proc.describeExit()})`);
         proc.child.stdout?.on("data", (chunk: Buffer) => {
-          proc.answered = true;
           for (const event of reader.push(chunk)) {
             if (event.type === "message") transport.onmessage?.(event.message);
             else if (event.type === "error") transport.onerror?.(event.error);
@@ -157,7 +155,8 @@ export class ServerProcess {
       async send(message) {
         const stdin = proc.child.stdin;
         if (!stdin || !proc.running) throw new Error("Not connected");
-        proc.lastWriteAt = performance.now();
+        if ("method" in message && message.method === "notifications/cancelled")
+          proc.lastCancelAt = performance.now();
         if (!stdin.write(framing.serializeMessage(message))) {
           await new Promise((resolve) => stdin.once("drain", resolve));
         }

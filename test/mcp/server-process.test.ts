@@ -52,7 +52,7 @@ describe("ServerProcess.stop", () => {
     expect(signal.mock.calls).toEqual([["SIGTERM"]]);
   });
 
-  it("after a write, lets the server read it for the short grace before SIGTERM", async () => {
+  it("after a cancellation, lets the server read it for the short grace before SIGTERM", async () => {
     // Writes what it read to stderr; ignores end of input; exits on SIGTERM.
     const proc = serve(
       `process.stdin.on("data", (d) => process.stderr.write(d)); setInterval(() => {}, 1000); process.stdout.write("ready");`,
@@ -72,12 +72,13 @@ describe("ServerProcess.stop", () => {
     expect(stderrOf(proc)).toContain("notifications/cancelled");
   });
 
-  it("sends SIGTERM at once, right after a write, to a server that never answered (still booting)", async () => {
+  it("sends SIGTERM at once right after a request or another notification (only a cancellation waits)", async () => {
     const proc = serve(`process.stdin.resume(); setInterval(() => {}, 1000);`);
     const transport = proc.transport(FRAMING, 1024 * 1024);
     await transport.start();
     const signal = vi.spyOn(proc, "signal");
     await transport.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} });
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     const stopping = proc.stop();
     expect(signal.mock.calls).toEqual([["SIGTERM"]]);
     await stopping;

@@ -88,7 +88,8 @@ async function watchRows(root: string): Promise<BenchRow[]> {
     onChange: () => notify(),
   });
   try {
-    const idleMs = 2000;
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the watchers' set-up settles
+    const idleMs = 5000;
     const before = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, idleMs));
     const used = process.cpuUsage(before);
@@ -109,10 +110,11 @@ async function watchRows(root: string): Promise<BenchRow[]> {
     return [
       {
         area: "skills",
-        metric: `idle CPU watching ${watcher.size} folders (${skills.length} skills) for ${idleMs / 1000} s`,
+        // The bench's whole process (tsx's loader thread and the benches' heap included): for
+        // scale; the verdict is the real interactive hx's row below.
+        metric: `idle CPU of the bench's process watching ${watcher.size} folders (${skills.length} skills) for ${idleMs / 1000} s`,
         value: `${cpuMs.toFixed(1)} ms (${((cpuMs / idleMs) * 100).toFixed(2)}% of a core)`,
-        target: "< 1% of a core",
-        ok: cpuMs / idleMs < 0.01,
+        target: "",
       },
       {
         area: "skills",
@@ -133,7 +135,7 @@ async function watchRows(root: string): Promise<BenchRow[]> {
  * waits for the user. Linux only (elsewhere the row says so).
  */
 async function idleSessionRow(): Promise<BenchRow> {
-  const metric = "idle CPU of an interactive hx watching 1000 skills, 3 s (real process)";
+  const metric = "idle CPU of an interactive hx watching 1000 skills, 6 s (real process)";
   if (process.platform !== "linux")
     return { area: "skills", metric, value: "skipped: needs /proc", target: "< 1% of a core" };
   const project = mkdtempSync(path.join(os.tmpdir(), "hx-skills-idle-"));
@@ -160,12 +162,13 @@ async function idleSessionRow(): Promise<BenchRow> {
       });
       child.once("exit", () => reject(new Error("hx exited before its prompt")));
     });
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the start-up's last work settles
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the start-up's last work settles
     const ticks = () => {
       const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
       return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
     };
-    const idleMs = 3000;
+    // Six seconds: the clock-tick resolution (10 ms) is then 0.17% of a core.
+    const idleMs = 6000;
     const before = ticks();
     await new Promise((resolve) => setTimeout(resolve, idleMs));
     const cpuMs = (ticks() - before) * 10;

@@ -41,7 +41,10 @@ export interface McpManagerOptions {
  */
 export class McpManager {
   readonly states: McpServerState[];
-  private readonly onExit = () => this.killAll();
+  private readonly onExit = () => {
+    this.saveStartTimes();
+    this.killAll();
+  };
   private exitHandlerSet = false;
 
   constructor(private readonly options: McpManagerOptions) {
@@ -137,14 +140,20 @@ export class McpManager {
   async close(): Promise<void> {
     process.off("exit", this.onExit);
     this.exitHandlerSet = false;
-    // A server closed before it was ready takes at least this long (never less than last time).
+    this.saveStartTimes();
+    await Promise.all(this.connections().map((c) => c.close()));
+  }
+
+  /** Writes the start times seen (at the close, or as hx exits without one: a closed terminal). */
+  private saveStartTimes(): void {
+    const times = this.options.startTimes;
+    if (!times) return;
+    // A server still starting takes at least this long (never less than known).
     for (const state of this.states) {
       const c = state.connection;
-      if (c?.status === "starting")
-        this.options.startTimes?.recordAtLeast(this.startKey(state), c.sinceStart());
+      if (c?.status === "starting") times.recordAtLeast(this.startKey(state), c.sinceStart());
     }
-    this.options.startTimes?.save();
-    await Promise.all(this.connections().map((c) => c.close()));
+    times.save();
   }
 
   private report(name: string, event: ConnectionEvent): void {

@@ -1,4 +1,5 @@
-import { readdirSync, statSync, unlinkSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** A file in the cache folder that nothing wrote for this long is removed. */
@@ -7,6 +8,26 @@ const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** `~/.hx/cache`: what hx computed and can compute again (skill discovery, V8's code cache). */
 export function cacheFolder(homeDir: string): string {
   return path.join(homeDir, ".hx", "cache");
+}
+
+/**
+ * Writes a cache file whole or not at all (a temporary file, created afresh and readable by
+ * the user alone, renamed over it), synchronously, so it can run as hx exits; true when it was
+ * written. Never throws: a cache that cannot be written is computed again next time.
+ */
+export function writeCacheFile(file: string, text: string): boolean {
+  const temporary = `${file}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(temporary, text, { flag: "wx", mode: 0o600 });
+    renameSync(temporary, file);
+    return true;
+  } catch {
+    try {
+      unlinkSync(temporary);
+    } catch {}
+    return false;
+  }
 }
 
 /**

@@ -31,7 +31,6 @@ export class ServerProcess {
   private readonly closed: Promise<void>;
   /** The server's own process has exited (its pipes may still be open in what it started). */
   private readonly exited: Promise<void>;
-  /** performance.now() of hx's last write to the server's stdin. */
   /** When hx last wrote a `notifications/cancelled` (what a stopping server should still read). */
   private lastCancelAt = Number.NEGATIVE_INFINITY;
   /** True once the program runs, false when it could not be started. */

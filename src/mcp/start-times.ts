@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import path from "node:path";
-import { cacheFolder } from "../fs/cache-folder.js";
+import { cacheFolder, writeCacheFile } from "../fs/cache-folder.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 
 const FILE = "mcp-start-times.json";
@@ -50,16 +49,7 @@ export class ServerStartTimes {
     if (!this.changed) return;
     this.changed = false;
     const entries = Object.entries(this.times).slice(-MAX_SERVERS);
-    const temporary = `${this.file}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      writeFileSync(temporary, JSON.stringify(Object.fromEntries(entries)), { flag: "wx", mode: 0o600 });
-      renameSync(temporary, this.file);
-    } catch {
-      try {
-        unlinkSync(temporary);
-      } catch {}
-    }
+    writeCacheFile(this.file, JSON.stringify(Object.fromEntries(entries)));
   }
 }
 

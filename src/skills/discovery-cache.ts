@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, type Stats, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { type Stats, statSync } from "node:fs";
 import path from "node:path";
 import { BUILD_ID } from "../core/build-id.js";
-import { cacheFolder, pruneCacheFolder } from "../fs/cache-folder.js";
+import { cacheFolder, pruneCacheFolder, writeCacheFile } from "../fs/cache-folder.js";
 import { readSmallFileSync } from "../fs/regular-file.js";
 import type { Skill } from "./types.js";
 
@@ -76,18 +76,9 @@ export class SkillDiscoveryCache {
     const dropped = Object.keys(this.previous).some((file) => !(file in this.next));
     if (!this.changed && !dropped) return;
     const data: CacheFile = { build: BUILD_ID, entries: this.next };
-    const temporary = `${this.cacheFile}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      mkdirSync(path.dirname(this.cacheFile), { recursive: true });
-      writeFileSync(temporary, JSON.stringify(data), { flag: "wx", mode: 0o600 });
-      renameSync(temporary, this.cacheFile);
-      // Writes are rare (a skill changed): the moment to drop what other projects left.
+    // Writes are rare (a skill changed): the moment to drop what other projects left.
+    if (writeCacheFile(this.cacheFile, JSON.stringify(data)))
       pruneCacheFolder(path.dirname(this.cacheFile), this.now());
-    } catch {
-      try {
-        unlinkSync(temporary);
-      } catch {}
-    }
   }
 }
 

@@ -120,6 +120,14 @@ export class ToolRegistry {
   /** Looks the tool up (a resolver's wait ends with `signal`) and checks the arguments; never throws. */
   async prepare(call: ToolCall, signal?: AbortSignal): Promise<PreparedCall | RejectedCall> {
     const tool = this.byName.get(call.name) ?? (await this.resolve(call.name, signal));
+    if (!tool && signal?.aborted) {
+      // Cancelled while a resolver waited (a server still starting): not an unknown name.
+      return {
+        ok: false,
+        call,
+        error: toolErrorText(`the call of ${call.name} was cancelled before the tool was ready.`),
+      };
+    }
     if (!tool) {
       return {
         ok: false,

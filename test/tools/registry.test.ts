@@ -92,4 +92,19 @@ describe("ToolRegistry", () => {
     await registry.ready();
     expect(registry.schemas().map((schema) => schema.name)).toEqual(["held"]);
   });
+
+  it("a resolver's wait cancelled with the turn is a cancelled call, not an unknown tool", async () => {
+    const registry = new ToolRegistry([countingTool("held", { type: "object" }).tool]);
+    registry.addResolver(
+      (_name, signal) =>
+        new Promise((resolve) => signal?.addEventListener("abort", () => resolve(undefined), { once: true })),
+    );
+    const turn = new AbortController();
+    const pending = registry.prepare(call("mcp__late__echo", {}), turn.signal);
+    turn.abort();
+    expect(await pending).toMatchObject({
+      ok: false,
+      error: "Error: the call of mcp__late__echo was cancelled before the tool was ready.",
+    });
+  });
 });
